@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Every environment variable the service reads, parsed and validated once (decisions §1). */
+export interface Config {
+  host: string;
+  port: number;
+  nodeEnv: string;
+  /** null: the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  migrateOnStart: boolean;
+  seedDemo: boolean;
+  workersInProcess: boolean;
+  secretKey: Buffer;
+  smtpUrl: string | null;
+  /** Test-only widening of the outbound-fetch rules; refused in production. */
+  outboundTestResolve: string | null;
+  outboundTestCa: string | null;
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function decodeSecret(raw: string): Buffer {
+  const key = Buffer.from(raw, 'base64');
+  if (key.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 bytes, base64-encoded');
+  return key;
+}
+
+/**
+ * The embedded default keeps its generated secret beside the data so that a restart can still verify
+ * the keys it issued; a real database must be given one (it would otherwise differ between replicas).
+ */
+function loadSecretKey(env: Env, databaseUrl: string | null, dataDir: string): Buffer {
+  if (env.SECRET_KEY) return decodeSecret(env.SECRET_KEY);
+  if (databaseUrl) throw new ConfigError('SECRET_KEY is required with DATABASE_URL (32+ bytes, base64)');
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return decodeSecret(readFileSync(file, 'utf8').trim());
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64');
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return decodeSecret(generated);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = Number(env.PORT ?? 4000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${env.PORT}"`);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  const dataDir = resolve(env.DATA_DIR || './.data');
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const outboundTestResolve = env.OUTBOUND_TEST_RESOLVE || null;
+  const outboundTestCa = env.OUTBOUND_TEST_CA || null;
+  if (nodeEnv === 'production' && (outboundTestResolve || outboundTestCa)) {
+    throw new ConfigError('OUTBOUND_TEST_RESOLVE and OUTBOUND_TEST_CA are test-only and refused with NODE_ENV=production');
+  }
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    nodeEnv,
+    databaseUrl,
+    dataDir,
+    redisUrl: env.REDIS_URL || null,
+    migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
+    seedDemo: flag(env, 'SEED_DEMO', databaseUrl === null),
+    workersInProcess: flag(env, 'WORKERS_IN_PROCESS', true),
+    secretKey: loadSecretKey(env, databaseUrl, dataDir),
+    smtpUrl: env.SMTP_URL || null,
+    outboundTestResolve,
+    outboundTestCa,
+    logRequests: flag(env, 'LOG_REQUESTS', true),
+  };
+}

@@ -1,0 +1,119 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * The one table of error codes and their HTTP statuses. Both transports read it: REST renders
+ * `{ error, code, ...context }`, GraphQL carries `extensions.code` and `extensions.http.status`.
+ */
+export const ERROR_STATUS = {
+  invalid_pagination: 400,
+  domain_required: 400,
+  forbidden_field: 400,
+  validation_failed: 400,
+  invalid_id: 400,
+  invalid_json: 400,
+  invalid_domain: 400,
+  too_many_fields: 400,
+  invalid_idempotency_key: 400,
+  query_too_complex: 400,
+  invalid_api_key: 401,
+  missing_site_key: 401,
+  plan_feature_gated: 402,
+  plan_limit_reached: 402,
+  insufficient_scope: 403,
+  not_found: 404,
+  site_not_found: 404,
+  method_not_allowed: 405,
+  form_archived: 409,
+  idempotency_in_progress: 409,
+  payload_too_large: 413,
+  idempotency_key_reused: 422,
+  wp_plugin_fetch_failed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
+  invalid_pagination: 'page must be a whole number from 1 to 1000000 and limit a positive whole number',
+  domain_required: 'Choose a domain: pass domainId (one of candidates)',
+  forbidden_field: 'These fields cannot be changed',
+  validation_failed: 'The request is invalid',
+  invalid_id: 'The id in the path must be a positive integer',
+  invalid_json: 'The request body is not valid JSON',
+  invalid_domain: 'domainId is not a verified production domain of this account',
+  too_many_fields: 'formData has too many fields',
+  invalid_idempotency_key: 'Idempotency-Key must be 1 to 256 visible ASCII characters',
+  query_too_complex: 'The query is too deep or too costly',
+  invalid_api_key: 'Unauthorized',
+  missing_site_key: 'The X-Service-Site-Key header is required',
+  plan_feature_gated: 'API access needs a paid plan',
+  plan_limit_reached: 'The site has reached its plan limit of forms and calendars',
+  insufficient_scope: 'Insufficient scope',
+  not_found: 'Not found',
+  site_not_found: 'Site not found',
+  method_not_allowed: 'Method not allowed',
+  form_archived: 'The form is archived',
+  idempotency_in_progress: 'A request with this Idempotency-Key is still in progress',
+  payload_too_large: 'formData is too large',
+  idempotency_key_reused: 'This Idempotency-Key was used with a different request',
+  wp_plugin_fetch_failed: 'The verification token was not found on the site',
+  rate_limited: 'Rate limit exceeded',
+  internal_error: 'Internal server error',
+};
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Context fields named by the contract and decisions; an error body carries only these besides error/code. */
+export interface ErrorContext {
+  candidates?: { id: number; domain: string }[];
+  required?: string;
+  fields?: FieldProblem[] | string[];
+  invalid?: string[];
+  retryAfter?: number;
+  feature?: string;
+  resource?: string;
+  cap?: number;
+  used?: number;
+  domainId?: number;
+  method?: string;
+  attempts?: { path: string; ok: boolean; reason: string }[];
+}
+
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly context: ErrorContext;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, context: ErrorContext = {}, options: { message?: string; headers?: Record<string, string> } = {}) {
+    const status = ERROR_STATUS[code];
+    const headers = options.headers ?? {};
+    super(options.message ?? DEFAULT_MESSAGE[code], {
+      extensions: { code, ...context, http: { status, headers } },
+    });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.context = context;
+    this.headers = headers;
+  }
+
+  /** The v1 REST body: `{ error, code, ...context }`. */
+  toBody(): Record<string, unknown> {
+    return { error: this.message, code: this.code, ...this.context };
+  }
+}
+
+export const notFound = (resource: string): AppError => new AppError('not_found', { resource });
+
+export function validationFailed(fields: FieldProblem[]): AppError {
+  return new AppError('validation_failed', { fields });
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
