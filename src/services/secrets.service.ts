@@ -1,0 +1,48 @@
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Credentials: API keys (`svc_live_`), site keys (`svc_site_`), verification tokens and webhook secrets.
+ * Keys are stored only as an HMAC-SHA256 under a pepper derived from SECRET_KEY, so a leaked database
+ * alone cannot be used to test guesses offline.
+ */
+export const API_KEY_PREFIX = 'svc_live_';
+export const SITE_KEY_PREFIX = 'svc_site_';
+const KEY_PATTERN = (prefix: string) => new RegExp(`^${prefix}[A-Za-z0-9_-]{43}$`);
+const API_KEY_RE = KEY_PATTERN(API_KEY_PREFIX);
+const SITE_KEY_RE = KEY_PATTERN(SITE_KEY_PREFIX);
+
+/** A purpose-bound key derived from SECRET_KEY, so one secret never serves two uses. */
+export function deriveKey(secretKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `widgets-gateway:${purpose}`, 32));
+}
+
+export class KeyHasher {
+  private readonly pepper: Buffer;
+
+  constructor(secretKey: Buffer) {
+    this.pepper = deriveKey(secretKey, 'credential-pepper');
+  }
+
+  hash(key: string): string {
+    return createHmac('sha256', this.pepper).update(key).digest('hex');
+  }
+
+  /** Constant-time comparison of a presented key with a stored hash. */
+  matches(key: string, storedHash: string): boolean {
+    const a = Buffer.from(this.hash(key), 'hex');
+    const b = Buffer.from(storedHash, 'hex');
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+}
+
+const random43 = (): string => randomBytes(32).toString('base64url');
+
+export const generateApiKey = (): string => API_KEY_PREFIX + random43();
+export const generateSiteKey = (): string => SITE_KEY_PREFIX + random43();
+/** 24 random bytes: 32 base64url characters (decisions §4). */
+export const generateVerificationToken = (): string => randomBytes(24).toString('base64url');
+/** The Standard Webhooks secret format. */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+export const isWellFormedApiKey = (key: string): boolean => API_KEY_RE.test(key);
+export const isWellFormedSiteKey = (key: string): boolean => SITE_KEY_RE.test(key);
