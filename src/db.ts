@@ -18,6 +18,8 @@ export interface SqlSession {
 export interface Database {
   prisma: PrismaClient;
   kind: 'postgres' | 'pglite';
+  /** The embedded instance (pglite only), for the job queue, which must share it: one process, one PGlite. */
+  pglite?: PGlite;
   /** Runs `fn` on one dedicated connection (PGlite has only one). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -135,6 +137,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     prisma,
     kind: 'pglite',
+    pglite: db,
     withSession: (fn) => fn(session),
     close: async () => {
       await prisma.$disconnect();

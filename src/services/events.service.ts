@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
+import { getActiveJobQueue, QUEUE } from './jobs.service.js';
 
 export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
+export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'form.created', 'form.updated', 'form.archived'];
 
 export interface DomainEvent {
   type: EventType;
@@ -10,8 +13,135 @@ export interface DomainEvent {
   data: Record<string, unknown>;
 }
 
+/** The body of every webhook delivery (decisions §4 "webhook delivery"). */
+export interface EventPayload {
+  id: string;
+  type: EventType;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+export interface WebhookDeliveryJob {
+  deliveryId: number;
+}
+
+export type EmailKind = 'submission_confirmation' | 'submission_notification';
+
+/** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */
+export interface EmailJob {
+  kind: EmailKind;
+  submissionId: number;
+}
+
+export const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+/** The `webhook-id` of one delivery, kept across its retries. */
+export const newMessageId = (): string => `msg_${randomBytes(16).toString('base64url')}`;
+
+interface EventTargets {
+  phi: boolean;
+  hasWebhookUrl: boolean;
+  fields: unknown;
+  ownerEmail: string | null;
+  subscriptionIds: number[];
+}
+
 /**
- * Records an event inside the transaction that caused it, so the deliveries (and, for submissions,
- * the emails) it implies commit or roll back with it. Placeholder until the webhooks pipeline lands.
+ * The first `email`-typed field of the form whose value in formData (keyed by label, or by id) is an
+ * address: the confirmation's recipient (decisions §4 "emails").
  */
-export async function recordEvent(_tx: Prisma.TransactionClient, _event: DomainEvent): Promise<void> {}
+export function confirmationRecipient(fields: unknown, formData: unknown): string | null {
+  if (!Array.isArray(fields) || typeof formData !== 'object' || formData === null) return null;
+  const values = formData as Record<string, unknown>;
+  for (const field of fields) {
+    if (typeof field !== 'object' || field === null) continue;
+    const { type, label, id } = field as { type?: unknown; label?: unknown; id?: unknown };
+    if (type !== 'email') continue;
+    const value = (typeof label === 'string' ? values[label] : undefined) ?? (typeof id === 'string' ? values[id] : undefined);
+    if (typeof value === 'string' && isEmailAddress(value.trim())) return value.trim();
+  }
+  return null;
+}
+
+/** Deliberately plain: one @, no spaces or line breaks (no header injection), a dot in the domain. */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && /^[^\s@<>,;:"]+@[^\s@<>,;:"]+\.[^\s@<>,;:"]+$/.test(value);
+}
+
+/**
+ * The event data as it leaves the service: a PHI form's submission carries ids only
+ * (decisions §5 "PHI payloads").
+ */
+export function eventData(event: DomainEvent, phi: boolean): Record<string, unknown> {
+  if (event.type === 'submission.created' && phi) {
+    return { id: event.data.id ?? null, formId: event.data.formId ?? event.formId, createdAt: event.data.createdAt ?? null };
+  }
+  return event.data;
+}
+
+/**
+ * Records an event inside the transaction that caused it: one WebhookDelivery row per matching active
+ * subscription (and, for a submission, one for the form's `webhookUrl`, whose address is read at send
+ * time and never copied), the emails of a submission, and their jobs. Everything commits or rolls back
+ * with the caller's row. Cost: 1 lookup, at most 1 insert of deliveries and 1 job insert per queue,
+ * whatever the number of subscriptions.
+ */
+export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
+  const queue = getActiveJobQueue();
+  const rows = await tx.$queryRaw<EventTargets[]>`
+    SELECT f."phi" AS "phi",
+           (f."webhookUrl" IS NOT NULL AND ${event.type} = 'submission.created') AS "hasWebhookUrl",
+           f."fields" AS "fields",
+           a."ownerEmail" AS "ownerEmail",
+           COALESCE((SELECT array_agg(s."id" ORDER BY s."id") FROM "WebhookSubscription" s
+                     WHERE s."accountId" = a."id" AND s."event" = ${event.type} AND s."active" AND s."deletedAt" IS NULL
+                       AND (s."formId" IS NULL OR s."formId" = f."id")), ARRAY[]::integer[]) AS "subscriptionIds"
+    FROM "Form" f JOIN "Account" a ON a."id" = f."accountId"
+    WHERE f."id" = ${event.formId} AND f."accountId" = ${event.accountId}`;
+  const target = rows[0];
+  if (!target) throw new Error(`recordEvent: form ${event.formId} of account ${event.accountId} not found`);
+
+  const payload: EventPayload = {
+    id: newEventId(),
+    type: event.type,
+    createdAt: new Date().toISOString(),
+    data: eventData(event, target.phi),
+  };
+  const payloadJson = payload as unknown as Prisma.InputJsonValue;
+  const now = new Date();
+  const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = target.subscriptionIds.map((subscriptionId) => ({
+    accountId: event.accountId,
+    subscriptionId: Number(subscriptionId),
+    formId: event.formId,
+    messageId: newMessageId(),
+    eventType: event.type,
+    payload: payloadJson,
+    nextAttemptAt: now,
+  }));
+  if (target.hasWebhookUrl) {
+    deliveries.push({
+      accountId: event.accountId,
+      subscriptionId: null,
+      formId: event.formId,
+      messageId: newMessageId(),
+      eventType: event.type,
+      payload: payloadJson,
+      nextAttemptAt: now,
+    });
+  }
+  if (deliveries.length > 0) {
+    const created = await tx.webhookDelivery.createManyAndReturn({ data: deliveries, select: { id: true } });
+    await queue.enqueueInTransaction<WebhookDeliveryJob>(
+      tx,
+      QUEUE.webhookDelivery,
+      created.map((row) => ({ data: { deliveryId: row.id } })),
+    );
+  }
+
+  if (event.type === 'submission.created') {
+    const submissionId = Number(event.data.id);
+    const emails: EmailJob[] = [];
+    if (confirmationRecipient(target.fields, event.data.formData)) emails.push({ kind: 'submission_confirmation', submissionId });
+    if (target.ownerEmail) emails.push({ kind: 'submission_notification', submissionId });
+    await queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data })));
+  }
+}

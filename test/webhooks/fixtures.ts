@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { Prisma as PrismaNs } from '../../src/generated/prisma/client.js';
+import type { Prisma } from '../../src/db.js';
+import { recordEvent } from '../../src/services/events.service.js';
+import type { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { generateWebhookSecret } from '../../src/services/secrets.service.js';
+
+/** Factories for the pipeline tests: rows created the way the ingest and forms code create them. */
+
+export async function createAccount(prisma: Prisma, overrides: Partial<PrismaNs.AccountCreateInput> = {}) {
+  return prisma.account.create({
+    data: {
+      name: 'Acme',
+      kind: 'organization',
+      plan: 'pro',
+      ownerEmail: 'owner@acme.example',
+      webhookSigningSecret: generateWebhookSecret(),
+      ...overrides,
+    },
+  });
+}
+
+export const CONTACT_FIELDS = [
+  { id: 'name', type: 'text', label: 'Full name' },
+  { id: 'email', type: 'email', label: 'Email' },
+  { id: 'notes', type: 'textarea', label: 'Symptoms' },
+];
+
+export async function createForm(
+  prisma: Prisma,
+  accountId: number,
+  options: { phi?: boolean; webhookUrl?: string | null; fields?: unknown[]; name?: string } = {},
+) {
+  const site = await prisma.site.create({
+    data: {
+      accountId,
+      hostname: `site-${randomBytes(4).toString('hex')}.example`,
+      siteKeyHash: randomBytes(16).toString('hex'),
+      verificationToken: randomBytes(24).toString('base64url'),
+      verified: true,
+      method: 'dns_txt',
+      verifiedAt: new Date(),
+    },
+  });
+  return prisma.form.create({
+    data: {
+      accountId,
+      siteId: site.id,
+      name: options.name ?? 'Contact',
+      fields: (options.fields ?? CONTACT_FIELDS) as PrismaNs.InputJsonValue,
+      phi: options.phi ?? false,
+      webhookUrl: options.webhookUrl ?? null,
+    },
+  });
+}
+
+export interface Ingested {
+  id: number;
+  formId: number;
+  formData: Record<string, unknown>;
+  sourceDomain: string | null;
+  createdAt: string;
+}
+
+/** What the lead's ingest does: the row (encrypted for PHI forms), then recordEvent, in one transaction. */
+export async function ingest(
+  prisma: Prisma,
+  form: { id: number; accountId: number; phi: boolean },
+  formData: Record<string, unknown>,
+  options: { cipher?: PhiCipher; fail?: boolean } = {},
+): Promise<Ingested> {
+  return prisma.$transaction(async (tx) => {
+    let stored: Pick<PrismaNs.SubmissionUncheckedCreateInput, 'formData' | 'formDataCiphertext' | 'formDataKeyId'>;
+    if (form.phi) {
+      if (!options.cipher) throw new Error('PHI form needs a cipher');
+      const { ciphertext, keyId } = options.cipher.encrypt(formData);
+      stored = { formDataCiphertext: ciphertext, formDataKeyId: keyId };
+    } else {
+      stored = { formData: formData as PrismaNs.InputJsonValue };
+    }
+    const row = await tx.submission.create({ data: { accountId: form.accountId, formId: form.id, sourceDomain: null, ...stored } });
+    await tx.form.update({ where: { id: form.id }, data: { submissionCount: { increment: 1 } } });
+    const resource: Ingested = { id: row.id, formId: form.id, formData, sourceDomain: null, createdAt: row.createdAt.toISOString() };
+    await recordEvent(tx, { type: 'submission.created', accountId: form.accountId, formId: form.id, data: { ...resource } });
+    if (options.fail) throw new Error('rolled back on purpose');
+    return resource;
+  });
+}
+
+export async function subscribe(
+  prisma: Prisma,
+  accountId: number,
+  url: string,
+  event = 'submission.created',
+  formId: number | null = null,
+) {
+  return prisma.webhookSubscription.create({ data: { accountId, url, event, formId, secret: generateWebhookSecret() } });
+}
