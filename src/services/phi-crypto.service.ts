@@ -53,7 +53,7 @@ export class PhiCipher {
     return this.current.id;
   }
 
-  encrypt(value: unknown): { ciphertext: Uint8Array; keyId: string } {
+  encrypt(value: unknown): { ciphertext: Uint8Array<ArrayBuffer>; keyId: string } {
     const plaintext = Buffer.from(JSON.stringify(value ?? null), 'utf8');
     const aad = this.aad(this.current.id);
     const dataKey = randomBytes(KEY);
@@ -96,7 +96,7 @@ export class PhiCipher {
    * Rotation without touching the data: unwraps the record's data key with its old master key and
    * wraps it with the current one. Returns the row unchanged when it is already current.
    */
-  rewrap(ciphertext: Uint8Array, keyId: string): { ciphertext: Uint8Array; keyId: string } {
+  rewrap(ciphertext: Uint8Array<ArrayBuffer>, keyId: string): { ciphertext: Uint8Array<ArrayBuffer>; keyId: string } {
     if (keyId === this.current.id) return { ciphertext, keyId };
     const value = this.decrypt(ciphertext, keyId);
     return this.encrypt(value);
