@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 import { Redis } from 'ioredis';
 
 /**
@@ -38,6 +39,22 @@ export function rateLimitResult(allowed: boolean, limit: number, count: number, 
     resetAt: Math.ceil((now + left) / 1000),
     retryAfter: Math.max(1, Math.ceil(left / 1000)),
   };
+}
+
+/** The headers of every response after the rate-limit step (decisions: "rate-limit headers"); a refusal adds Retry-After. */
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(result.limit),
+    'X-RateLimit-Remaining': String(result.remaining),
+    'X-RateLimit-Reset': String(result.resetAt),
+  };
+  if (!result.allowed) headers['Retry-After'] = String(result.retryAfter);
+  return headers;
+}
+
+/** The 429 for a refused hit: `{ error, code: "rate_limited", retryAfter }` with all four headers. */
+export function rateLimitedError(result: RateLimitResult): AppError {
+  return new AppError('rate_limited', { retryAfter: result.retryAfter }, { headers: rateLimitHeaders(result) });
 }
 
 interface Window {

@@ -9,6 +9,8 @@ import {
   MemoryRateLimitStore,
   RedisRateLimitStore,
   createRateLimitStore,
+  rateLimitHeaders,
+  rateLimitedError,
   type RateLimitResult,
 } from '../../src/services/rate-limit.service.js';
 import { hasRedis } from '../support/database.js';
@@ -104,6 +106,31 @@ describe('MemoryRateLimitStore', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => store.hit('key:1', 10, HOUR_MS)));
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
     expect(results.map((r) => r.remaining).sort((a, b) => a - b)[0]).toBe(0);
+  });
+});
+
+describe('rateLimitHeaders and rateLimitedError', () => {
+  it('give the three X-RateLimit headers to an allowed hit', async () => {
+    const result = await new MemoryRateLimitStore().hit('key:1', 5000, HOUR_MS, T0);
+    expect(rateLimitHeaders(result)).toStrictEqual({
+      'X-RateLimit-Limit': '5000',
+      'X-RateLimit-Remaining': '4999',
+      'X-RateLimit-Reset': String(T0_S + 3600),
+    });
+  });
+
+  it('give a refused hit the 429 body with retryAfter and all four headers', async () => {
+    const store = new MemoryRateLimitStore();
+    await store.hit('key:1', 1, HOUR_MS, T0);
+    const error = rateLimitedError(await store.hit('key:1', 1, HOUR_MS, T0 + 600_000));
+    expect(error.status).toBe(429);
+    expect(error.toBody()).toStrictEqual({ error: 'Rate limit exceeded', code: 'rate_limited', retryAfter: 3000 });
+    expect(error.headers).toStrictEqual({
+      'X-RateLimit-Limit': '1',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(T0_S + 3600),
+      'Retry-After': '3000',
+    });
   });
 });
 
