@@ -1,0 +1,53 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { AppError } from '../errors.js';
+import { usageError } from './cli-error.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** node:util parseArgs, strict, with its complaints turned into usage errors. */
+export function parse(args: string[], options: Options, positionals: string[], usage: string): Parsed {
+  let parsed: Parsed;
+  try {
+    const result = parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = { values: result.values as Parsed['values'], positionals: result.positionals };
+  } catch (error) {
+    throw usageError(`${(error as Error).message}. Usage: ${usage}`);
+  }
+  if (parsed.positionals.length !== positionals.length) {
+    throw usageError(`Expected ${positionals.join(' ') || 'no arguments'}. Usage: ${usage}`);
+  }
+  return parsed;
+}
+
+export function requireString(parsed: Parsed, name: string, usage: string): string {
+  const value = parsed.values[name];
+  if (typeof value !== 'string' || value === '') throw usageError(`--${name} is required. Usage: ${usage}`);
+  return value;
+}
+
+export function optionalString(parsed: Parsed, name: string): string | undefined {
+  const value = parsed.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Ids are canonical decimal integers 1 … 2147483647 (decisions §5). */
+export function parseId(raw: string | undefined, label: string): number {
+  if (raw === undefined || !/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) {
+    throw usageError(`${label} must be a positive integer, got "${raw ?? ''}"`);
+  }
+  return Number(raw);
+}
+
+export function invalid(field: string, message: string): AppError {
+  return new AppError('validation_failed', { fields: [{ field, message }] }, { message: `Invalid ${field}: ${message}` });
+}
+
+export function oneOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw invalid(field, `must be one of ${allowed.join(', ')}`);
+  return value as T;
+}

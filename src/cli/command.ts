@@ -1,0 +1,17 @@
+import type { Database } from '../db.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { KeyHasher } from '../services/secrets.service.js';
+
+export interface CliContext {
+  db: Database;
+  prisma: PrismaClient;
+  hasher: KeyHasher;
+  /** Migrations this run applied before acting. */
+  applied: string[];
+}
+
+/** What a parsed command line does once the database is open; its result is the stdout document. */
+export type Action = (ctx: CliContext) => Promise<unknown>;
+
+/** Parses a command's arguments before any database is opened, so a usage error costs nothing. */
+export type CommandParser = (args: string[]) => Action | Promise<Action>;
