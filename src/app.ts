@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga } from 'graphql-yoga';
+import { createRequestContext, type AppDeps, type RequestContext } from './context.js';
+import { AppError } from './errors.js';
+import { errorResponse, jsonResponse, createRestFacade } from './rest/facade.js';
+import { buildOpenApi } from './rest/openapi.js';
+import { loadOperations } from './rest/operations.js';
+import { routes } from './rest/routes.js';
+import { toSchema } from './schema/index.js';
+import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
+
+export interface App {
+  fetch(request: Request): Promise<Response>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+const GRAPHIQL_QUERY = `# Set the header {"Authorization": "Bearer <your API key>"} below.
+query Dashboard {
+  forms(limit: 10) {
+    data { id name submissionCount domain { domain } latestSubmissions(limit: 3) { id createdAt } }
+    pagination { total }
+  }
+}
+`;
+
+/** Error details that are safe to log: no query arguments (Prisma prints them), hence no customer data. */
+function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { name: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return { name: error.name, ...(typeof code === 'string' && { code }), message: error.message.split('\n')[0]?.slice(0, 200) };
+}
+
+export function log(line: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
+}
+
+export function createApp(deps: AppDeps): App {
+  const schema = toSchema();
+  const operations = loadOperations(schema);
+  const rest = createRestFacade(schema, operations, routes);
+  const openapi = JSON.stringify(buildOpenApi(routes));
+
+  const yoga = createYoga<GraphQLServerContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    maskedErrors: true,
+    renderGraphiQL,
+    graphiql: { title: 'widgets-gateway GraphiQL', defaultQuery: GRAPHIQL_QUERY },
+    context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
+    plugins: [useResponseHeaders()],
+  });
+
+  async function route(request: Request, context: RequestContext): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
+    if (pathname === '/readyz') {
+      try {
+        await deps.db.prisma.$queryRaw`SELECT 1`;
+        return jsonResponse(200, { status: 'ready' });
+      } catch {
+        return jsonResponse(503, { status: 'unavailable' });
+      }
+    }
+    if (pathname === '/graphql') {
+      context.log.route = `${request.method} /graphql`;
+      return yoga.fetch(request, { requestContext: context });
+    }
+    if (pathname === '/v1/openapi.json' && request.method === 'GET') {
+      context.log.route = 'GET /v1/openapi.json';
+      return new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    }
+    if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest.handle(request, context);
+    return errorResponse(new AppError('not_found'));
+  }
+
+  return {
+    async fetch(request) {
+      const started = performance.now();
+      const incoming = request.headers.get('x-request-id');
+      const context = createRequestContext(deps, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+      let response: Response;
+      try {
+        response = await route(request, context);
+      } catch (error) {
+        log({ level: 'error', requestId: context.requestId, route: context.log.route, error: describeError(error) });
+        response = errorResponse(new AppError('internal_error'), context.responseHeaders);
+      }
+      response.headers.set('X-Request-Id', context.requestId);
+      if (deps.config.logRequests) {
+        log({
+          level: 'info',
+          requestId: context.requestId,
+          method: request.method,
+          route: context.log.route ?? null,
+          status: response.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          accountId: context.log.accountId ?? null,
+          keyId: context.log.keyId ?? null,
+        });
+      }
+      return response;
+    },
+  };
+}

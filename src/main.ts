@@ -1,0 +1,71 @@
+import { createApp, log } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirLockedError, openDatabase } from './db.js';
+import { closeServer, createHttpServer } from './server.js';
+import { createDemoData, isDatabaseEmpty, type DemoData } from './services/demo.service.js';
+import { startJobQueue } from './services/jobs.service.js';
+import { migrate } from './services/migrations.service.js';
+import { PhiCipher } from './services/phi-crypto.service.js';
+import { createRateLimitStore } from './services/rate-limit.service.js';
+import { KeyHasher } from './services/secrets.service.js';
+import { startWorker } from './worker/start-worker.js';
+
+function printDemo(demo: DemoData, baseUrl: string): void {
+  const lines = [
+    '',
+    'widgets-gateway: first start on an empty database; demo data created. These are shown ONCE:',
+    `  demo API key (all scopes): ${demo.apiKey}`,
+    `  demo site key:             ${demo.siteKey}`,
+    `  GraphiQL:                  ${baseUrl}/graphql`,
+    `  try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${baseUrl}/v1/forms`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  const applied = config.migrateOnStart ? await migrate(db) : [];
+  const hasher = new KeyHasher(config.secretKey);
+  const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
+  const queue = await startJobQueue({ db, databaseUrl: config.databaseUrl });
+  const worker = config.workersInProcess ? await startWorker({ config, db, queue }) : null;
+  const rateLimits = createRateLimitStore(config);
+  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits });
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log({ level: 'info', msg: 'listening', url: baseUrl, database: db.kind, migrationsApplied: applied.length, worker: worker !== null });
+  if (demo) printDemo(demo, baseUrl);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log({ level: 'info', msg: 'stopping', signal });
+    await closeServer(server);
+    await worker?.stop();
+    await queue.stop();
+    await rateLimits.close();
+    await db.close();
+    log({ level: 'info', msg: 'stopped' });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`widgets-gateway: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`widgets-gateway failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,6 @@
+import type { Route } from './route.js';
+import { formRoutes } from './routes/forms.routes.js';
+import { submissionRoutes } from './routes/submissions.routes.js';
+
+/** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
+export const routes: Route[] = [...formRoutes, ...submissionRoutes];

@@ -1,0 +1,34 @@
+import DataLoader from 'dataloader';
+import type { RequestContext } from '../context.js';
+import type { Submission } from '../generated/prisma/client.js';
+
+export interface Loaders {
+  /** The newest `limit` submissions of each form, for all forms of a page in ONE statement. */
+  latestSubmissions(limit: number): DataLoader<number, Submission[]>;
+}
+
+/** Built per request: a loader never outlives its request or mixes two viewers' data. */
+export function createLoaders(context: RequestContext): Loaders {
+  const latest = new Map<number, DataLoader<number, Submission[]>>();
+  return {
+    latestSubmissions(limit) {
+      let loader = latest.get(limit);
+      if (!loader) {
+        loader = new DataLoader(async (formIds) => {
+          // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
+          // page, not the table.
+          const rows = await context.deps.db.prisma.$queryRaw<Submission[]>`
+            SELECT s.* FROM unnest(${[...formIds]}::int[]) AS f("id")
+            CROSS JOIN LATERAL (
+              SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
+            ) AS s`;
+          const byForm = new Map<number, Submission[]>(formIds.map((id) => [id, []]));
+          for (const row of rows) byForm.get(row.formId)?.push(row);
+          return formIds.map((id) => byForm.get(id) ?? []);
+        });
+        latest.set(limit, loader);
+      }
+      return loader;
+    },
+  };
+}

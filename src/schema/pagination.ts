@@ -1,0 +1,30 @@
+import type { ArgBuilder, ObjectRef } from '@pothos/core';
+import type { Page, Pagination } from '../services/pagination.js';
+import { builder } from './builder.js';
+
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
+export const PaginationRef = builder.objectRef<Pagination>('Pagination').implement({
+  fields: (t) => ({
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    total: t.exposeInt('total'),
+    pages: t.exposeInt('pages'),
+  }),
+});
+
+/** `{ data, pagination }`: the v1 list envelope, the same shape over GraphQL. */
+export function pageRef<Shape>(name: string, item: ObjectRef<BuilderTypes, Shape>) {
+  return builder.objectRef<Page<Shape>>(name).implement({
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (page) => page.data }),
+      pagination: t.field({ type: PaginationRef, resolve: (page) => page.pagination }),
+    }),
+  });
+}
+
+/** Page arguments shared by every list field. */
+export const pageArgs = (arg: ArgBuilder<BuilderTypes>) => ({
+  page: arg.int({ required: false }),
+  limit: arg.int({ required: false }),
+});

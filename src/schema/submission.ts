@@ -1,0 +1,57 @@
+import type { Submission } from '../generated/prisma/client.js';
+import { requireApiKeyViewer } from '../context.js';
+import { normalizePagination } from '../services/pagination.js';
+import { getSubmissionOrThrow, ingestSubmission, listFormSubmissions, readFormData } from '../services/submissions.service.js';
+import { builder } from './builder.js';
+import { pageArgs, pageRef } from './pagination.js';
+
+export const SubmissionRef = builder.objectRef<Submission>('Submission').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    formId: t.exposeInt('formId'),
+    formData: t.field({ type: 'JSON', resolve: (submission, _args, context) => readFormData(context.deps.phi, submission) }),
+    sourceDomain: t.exposeString('sourceDomain', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const SubmissionPage = pageRef('SubmissionPage', SubmissionRef);
+
+const IngestResultRef = builder.objectRef<{ submission: Submission; replayed: boolean }>('IngestResult').implement({
+  fields: (t) => ({
+    submission: t.field({ type: SubmissionRef, resolve: (result) => result.submission }),
+    replayed: t.exposeBoolean('replayed', { description: 'true when an Idempotency-Key replay returned the original submission' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  formSubmissions: t.field({
+    type: SubmissionPage,
+    description: 'Submissions of a form (active or archived), newest first',
+    authScopes: { scope: 'read:submissions' },
+    args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
+    resolve: (_root, args, context) =>
+      listFormSubmissions(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.formId, normalizePagination(args.page, args.limit)),
+  }),
+  submission: t.field({
+    type: SubmissionRef,
+    authScopes: { scope: 'read:submissions' },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, context) => getSubmissionOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  ingestSubmission: t.field({
+    type: IngestResultRef,
+    description: 'Ingests an entry through the same pipeline as the embedded widget',
+    authScopes: { scope: 'write:submissions' },
+    args: {
+      formId: t.arg.int({ required: true }),
+      formData: t.arg({ type: 'JSON', required: true }),
+      idempotencyKey: t.arg.string({ required: false }),
+    },
+    resolve: (_root, args, context) =>
+      ingestSubmission(context.deps, requireApiKeyViewer(context).accountId, args.formId, args.formData, args.idempotencyKey ?? null),
+  }),
+}));

@@ -1,0 +1,143 @@
+import { AppError, notFound } from '../errors.js';
+import type { Form, Plan, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { recordEvent } from './events.service.js';
+import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
+import { formTypeValue, toFormV1, type FormWithSite } from './form.mapper.js';
+import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
+
+/** Forms + calendar widgets per site, archived forms not counted (decisions §4). */
+export const PLAN_CAPS: Record<Plan, number> = { free: 1, starter: 3, pro: 25, business: 200 };
+
+type Db = PrismaClient | Prisma.TransactionClient;
+/** Pothos' selection for the fields a GraphQL query asked for (`include`/`select`), spread into reads. */
+export type FormQuery = Omit<Prisma.FormFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
+
+const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+const WITH_SITE = { site: { select: { id: true, hostname: true } } } as const;
+
+export interface FormListFilter extends PageRequest {
+  domainId?: number | null;
+  archived?: boolean | null;
+}
+
+export async function listForms(prisma: Db, accountId: number, filter: FormListFilter, query: FormQuery = {}): Promise<Page<unknown>> {
+  const where: Prisma.FormWhereInput = {
+    accountId,
+    archivedAt: filter.archived ? { not: null } : null,
+    ...(filter.domainId != null && { siteId: filter.domainId }),
+  };
+  const total = await prisma.form.count({ where });
+  const data = total > skipTake(filter).skip ? await prisma.form.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
+  return toPage(data, filter, total);
+}
+
+const formWhere = (accountId: number, id: number, includeArchived: boolean): Prisma.FormWhereInput => ({
+  id,
+  accountId,
+  ...(!includeArchived && { archivedAt: null }),
+});
+
+/** Another account's form is indistinguishable from an absent one. */
+export async function getFormOrThrow(prisma: Db, accountId: number, id: number, options: { includeArchived?: boolean } = {}, query: FormQuery = {}): Promise<Form> {
+  const form = await prisma.form.findFirst({ ...query, where: formWhere(accountId, id, options.includeArchived ?? false) });
+  if (!form) throw notFound('form');
+  return form;
+}
+
+async function getFormWithSiteOrThrow(prisma: Db, accountId: number, id: number, includeArchived: boolean): Promise<FormWithSite> {
+  const form = await prisma.form.findFirst({ where: formWhere(accountId, id, includeArchived), include: WITH_SITE });
+  if (!form) throw notFound('form');
+  return form;
+}
+
+async function verifiedProductionSites(prisma: Db, accountId: number) {
+  return prisma.site.findMany({
+    where: { accountId, verified: true, environment: 'production', archivedAt: null },
+    select: { id: true, hostname: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+/** Rules 1–3 of form creation: an explicit verified production domain, or the only one the account has. */
+async function chooseSite(prisma: Db, accountId: number, domainId: number | undefined): Promise<number> {
+  const sites = await verifiedProductionSites(prisma, accountId);
+  if (domainId !== undefined) {
+    if (!sites.some((site) => site.id === domainId)) throw new AppError('invalid_domain', { domainId });
+    return domainId;
+  }
+  const only = sites.length === 1 ? sites[0] : undefined;
+  if (!only) throw new AppError('domain_required', { candidates: sites.map((site) => ({ id: site.id, domain: site.hostname })) });
+  return only.id;
+}
+
+/**
+ * Rule 4: the site's forms-and-calendars cap. The site row is locked first so that two concurrent creates
+ * cannot both see one free slot.
+ */
+async function assertSiteHasRoom(tx: Prisma.TransactionClient, accountId: number, siteId: number): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "Site" WHERE "id" = ${siteId} FOR UPDATE`;
+  const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } });
+  const [forms, calendars] = await Promise.all([
+    tx.form.count({ where: { siteId, archivedAt: null } }),
+    tx.calendarWidget.count({ where: { siteId, archivedAt: null } }),
+  ]);
+  const cap = PLAN_CAPS[account.plan];
+  const used = forms + calendars;
+  if (used >= cap) throw new AppError('plan_limit_reached', { cap, used, domainId: siteId });
+}
+
+export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput): Promise<FormWithSite> {
+  const fields = normalizeFields(input.fields);
+  const siteId = await chooseSite(prisma, accountId, input.domainId);
+  return prisma.$transaction(async (tx) => {
+    await assertSiteHasRoom(tx, accountId, siteId);
+    const form = await tx.form.create({
+      data: {
+        accountId,
+        siteId,
+        name: input.name,
+        type: formTypeValue(input.type) ?? 'standard',
+        fields,
+        webhookUrl: input.webhookUrl ?? null,
+      },
+      include: WITH_SITE,
+    });
+    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, data: toFormV1(form) });
+    return form;
+  });
+}
+
+export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput): Promise<FormWithSite> {
+  const fields = input.fields ? normalizeFields(input.fields) : undefined;
+  return prisma.$transaction(async (tx) => {
+    const before = await getFormWithSiteOrThrow(tx, accountId, id, true);
+    const restoring = input.archived === false && before.archivedAt !== null;
+    const archiving = input.archived === true && before.archivedAt === null;
+    if (restoring && before.siteId !== null) await assertSiteHasRoom(tx, accountId, before.siteId);
+    const form = await tx.form.update({
+      where: { id },
+      data: {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(fields !== undefined && { fields }),
+        ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+        ...(restoring && { archivedAt: null }),
+        ...(archiving && { archivedAt: new Date() }),
+      },
+      include: WITH_SITE,
+    });
+    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, data: toFormV1(before) });
+    if (!archiving || Object.keys(input).length > 1) {
+      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, data: toFormV1(form) });
+    }
+    return form;
+  });
+}
+
+/** DELETE: archives. The form stops serving; its submissions are preserved and stay readable. */
+export async function archiveForm(prisma: PrismaClient, accountId: number, id: number): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
+    await tx.form.update({ where: { id }, data: { archivedAt: new Date() } });
+    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, data: toFormV1(before) });
+  });
+}

@@ -1,0 +1,112 @@
+import type { AppDeps } from '../context.js';
+import { AppError, notFound } from '../errors.js';
+import type { Prisma, PrismaClient, Submission } from '../generated/prisma/client.js';
+import { recordEvent } from './events.service.js';
+import { getFormOrThrow } from './forms.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, completeClaim, fingerprint, releaseClaim } from './idempotency.service.js';
+import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
+import type { PhiCipher } from './phi-crypto.service.js';
+import { isPlainObject } from './validation.js';
+
+export const MAX_FORM_DATA_FIELDS = 50;
+export const MAX_FORM_DATA_BYTES = 51_200;
+
+const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** PHI forms keep only ciphertext at rest; everything else reads the plain column. */
+export function readFormData(phi: PhiCipher, submission: Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'>): unknown {
+  if (submission.formDataCiphertext && submission.formDataKeyId) return phi.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
+  return submission.formData ?? {};
+}
+
+export function toSubmissionV1(submission: Submission, formData: unknown): Record<string, unknown> {
+  return {
+    id: submission.id,
+    formId: submission.formId,
+    formData,
+    sourceDomain: submission.sourceDomain,
+    createdAt: submission.createdAt.toISOString(),
+  };
+}
+
+/** Submissions of an active or archived form (archiving preserves them). The form's counter is the total. */
+export async function listFormSubmissions(prisma: PrismaClient, accountId: number, formId: number, request: PageRequest): Promise<Page<Submission>> {
+  const form = await getFormOrThrow(prisma, accountId, formId, { includeArchived: true }, { select: { id: true, submissionCount: true } });
+  const data = form.submissionCount > skipTake(request).skip
+    ? await prisma.submission.findMany({ where: { formId }, orderBy: NEWEST_FIRST, ...skipTake(request) })
+    : [];
+  return toPage(data, request, form.submissionCount);
+}
+
+export async function getSubmissionOrThrow(prisma: PrismaClient, accountId: number, id: number): Promise<Submission> {
+  const submission = await prisma.submission.findFirst({ where: { id, accountId } });
+  if (!submission) throw notFound('submission');
+  return submission;
+}
+
+/** Ingest rule 1 and the decided limits; `used` is the UTF-8 byte length of the serialized formData. */
+export function assertFormDataWithinLimits(formData: unknown): asserts formData is Record<string, unknown> {
+  if (!isPlainObject(formData)) {
+    throw new AppError('validation_failed', { fields: [{ field: 'formData', message: 'must be an object' }] });
+  }
+  const keys = Object.keys(formData).length;
+  if (keys > MAX_FORM_DATA_FIELDS) throw new AppError('too_many_fields', { cap: MAX_FORM_DATA_FIELDS, used: keys });
+  const bytes = Buffer.byteLength(JSON.stringify(formData), 'utf8');
+  if (bytes > MAX_FORM_DATA_BYTES) throw new AppError('payload_too_large', { cap: MAX_FORM_DATA_BYTES, used: bytes });
+}
+
+export interface IngestResult {
+  submission: Submission;
+  formData: unknown;
+  replayed: boolean;
+}
+
+/**
+ * The widget's pipeline: the submission, its form's counter, the idempotency record and the events it fires
+ * (webhooks, emails) commit in ONE transaction, so nothing is announced that was not stored and nothing stored
+ * goes unannounced.
+ */
+export async function ingestSubmission(
+  deps: Pick<AppDeps, 'db' | 'phi'>,
+  accountId: number,
+  formId: number,
+  formData: unknown,
+  idempotencyKey: string | null,
+): Promise<IngestResult> {
+  const prisma = deps.db.prisma;
+  assertFormDataWithinLimits(formData);
+  if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
+  const form = await getFormOrThrow(prisma, accountId, formId, { includeArchived: true }, { select: { id: true, archivedAt: true, phi: true } });
+
+  let recordId: number | null = null;
+  if (idempotencyKey !== null) {
+    const claim = await claimIdempotencyKey(prisma, accountId, idempotencyKey, fingerprint(`POST /forms/${formId}/submissions`, formData));
+    if (claim.kind === 'replay') {
+      const submission = await prisma.submission.findUniqueOrThrow({ where: { id: claim.submissionId } });
+      return { submission, formData: readFormData(deps.phi, submission), replayed: true };
+    }
+    recordId = claim.recordId;
+  }
+
+  try {
+    if (form.archivedAt) throw new AppError('form_archived');
+    const stored: Prisma.SubmissionUncheckedCreateInput = form.phi
+      ? (() => {
+          const sealed = deps.phi.encrypt(formData);
+          return { accountId, formId, formDataCiphertext: Buffer.from(sealed.ciphertext), formDataKeyId: sealed.keyId };
+        })()
+      : { accountId, formId, formData: formData as Prisma.InputJsonObject };
+    const submission = await prisma.$transaction(async (tx) => {
+      const created = await tx.submission.create({ data: stored });
+      // Raw on purpose: Prisma's @updatedAt would otherwise move the form's updatedAt on every submission.
+      await tx.$executeRaw`UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}`;
+      if (recordId !== null) await completeClaim(tx, recordId, created.id);
+      await recordEvent(tx, { type: 'submission.created', accountId, formId, data: toSubmissionV1(created, formData) });
+      return created;
+    });
+    return { submission, formData, replayed: false };
+  } catch (error) {
+    if (recordId !== null) await releaseClaim(prisma, recordId);
+    throw error;
+  }
+}
