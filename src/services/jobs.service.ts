@@ -52,6 +52,10 @@ export interface EnqueueJob<T extends object> {
 export interface WorkOptions {
   /** Jobs claimed per fetch (and run concurrently). */
   batchSize?: number;
+  /**
+   * How often the worker looks for jobs without being woken: inserts NOTIFY it at once, but a retry
+   * whose `startAfter` comes due does not, so this bounds a retry's lateness. Default 2 s.
+   */
   pollingIntervalSeconds?: number;
 }
 
@@ -150,6 +154,7 @@ export class JobQueue {
         batchSize: options.batchSize ?? 10,
         burstWhenBatchFull: true,
         pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
         perJobResults: true,
       },
       async (jobs: Job<T>[]): Promise<JobResult[]> =>

@@ -1,0 +1,47 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db.js';
+import { startWorker } from './start-worker.js';
+
+/**
+ * `npm run worker`: the delivery worker as its own process, against the project's PostgreSQL. The
+ * embedded database can be opened by one process only (the server), so it is refused here.
+ */
+function fail(message: string, code: number): never {
+  process.stderr.write(`${JSON.stringify({ error: message, code: code === 2 ? 'database_required' : 'worker_failed' })}\n`);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 1);
+    throw error;
+  }
+  if (!config.databaseUrl) {
+    fail(
+      'npm run worker needs DATABASE_URL: the embedded database (DATA_DIR) belongs to the server process, whose in-process worker already delivers (WORKERS_IN_PROCESS, default true).',
+      2,
+    );
+  }
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const worker = await startWorker({ config, db });
+  process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker started', pid: process.pid })}\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker stopping', signal })}\n`);
+    void worker
+      .stop()
+      .then(() => db.close())
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error), 1));

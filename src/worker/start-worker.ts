@@ -1,0 +1,83 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db.js';
+import { createEmailJobHandler, createEmailSender, type EmailSender } from '../services/email.service.js';
+import type { EmailJob } from '../services/events.service.js';
+import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../services/jobs.service.js';
+import { createOutboundFetcher, type OutboundFetcher } from '../services/outbound-fetch.service.js';
+import { recheckVerifiedSites } from '../services/verification-lapse.job.js';
+import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from '../services/webhook-delivery.job.js';
+
+/** Once a day at 03:17 UTC (an odd minute, so that replicas' schedules do not pile onto :00). */
+export const LAPSE_SCHEDULE = '17 3 * * *';
+
+export interface WorkerDeps {
+  config: Config;
+  db: Database;
+  /** The process's queue when the server already started one; otherwise the worker starts (and owns) it. */
+  queue?: JobQueue;
+  /** Tests: the webhook receiver's CA and resolution come through `config`; these replace whole parts. */
+  fetcher?: OutboundFetcher;
+  emailSender?: EmailSender;
+  retryPolicy?: RetryPolicy;
+  deliveryTimeoutMs?: number;
+  batchSize?: number;
+  /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
+  pollingIntervalSeconds?: number;
+  /** Passed to the queue the worker starts (tests: fast crash recovery). */
+  queueOptions?: Pick<JobQueueOptions, 'superviseIntervalSeconds' | 'queueOverrides'>;
+}
+
+export interface RunningWorker {
+  queue: JobQueue;
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers the delivery, email and daily verification-lapse handlers. Runs inside the server by default
+ * (decisions §1 "delivery worker") and standalone as `npm run worker`; any number of them may run against
+ * one PostgreSQL: each job is claimed by one worker.
+ */
+export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
+  const { config, db } = deps;
+  const ownsQueue = !deps.queue;
+  const queue = deps.queue ?? (await startJobQueue({ db, databaseUrl: config.databaseUrl, ...deps.queueOptions }));
+  const fetcher = deps.fetcher ?? createOutboundFetcher(config);
+  const sender = deps.emailSender ?? createEmailSender(config);
+  const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
+
+  await queue.work<DeliveryJobData>(
+    QUEUE.webhookDelivery,
+    createWebhookDeliveryHandler({
+      prisma: db.prisma,
+      queue,
+      fetcher,
+      ...(deps.retryPolicy ? { retryPolicy: deps.retryPolicy } : {}),
+      ...(deps.deliveryTimeoutMs ? { timeoutMs: deps.deliveryTimeoutMs } : {}),
+    }),
+    work,
+  );
+  await queue.work<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ prisma: db.prisma, sender, config }), work);
+  await queue.work(
+    QUEUE.verificationLapse,
+    async () => {
+      await recheckVerifiedSites({ prisma: db.prisma, fetcher });
+    },
+    { batchSize: 1, pollingIntervalSeconds: 30 },
+  );
+  await queue.schedule(QUEUE.verificationLapse, LAPSE_SCHEDULE);
+
+  let stopped = false;
+  return {
+    queue,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (ownsQueue) {
+        await queue.stop();
+      } else {
+        for (const name of Object.values(QUEUE)) await queue.boss.offWork(name, { wait: true });
+      }
+      if (!deps.emailSender) sender.close();
+    },
+  };
+}

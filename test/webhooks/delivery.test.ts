@@ -1,0 +1,174 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { createAccount, createForm, ingest, subscribe } from './fixtures.js';
+import { fastRetries, recordingSender, testConfig, waitFor } from './support.js';
+
+let db: TestDatabase;
+let receiver: TestHttpsServer;
+let config: Config;
+let worker: RunningWorker;
+const sender = recordingSender();
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  receiver = await startHttpsServer();
+  config = testConfig({ databaseUrl: db.url, receiver });
+  worker = await startWorker({ config, db, retryPolicy: fastRetries(), emailSender: sender, pollingIntervalSeconds: 0.5 });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await receiver?.close();
+  await db?.close();
+});
+beforeEach(async () => {
+  receiver.reset();
+  sender.sent.length = 0;
+  await db.truncate();
+});
+
+const deliveryOf = (subscriptionId: number | null) =>
+  waitFor(async () => {
+    const row = await db.prisma.webhookDelivery.findFirst({ where: { subscriptionId } });
+    return row && row.status !== 'pending' ? row : null;
+  }, 15_000, 'a settled delivery');
+
+describe('webhook deliveries', () => {
+  it('posts the event signed with the subscription secret, which the receiver verifies', async () => {
+    receiver.handle('/hook', { status: 204 });
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id);
+    const sub = await subscribe(db.prisma, account.id, 'https://receiver.test/hook');
+    const submission = await ingest(db.prisma, form, { 'Full name': 'Ada', Email: 'ada@example.com' });
+
+    const [request] = await receiver.waitForRequests(1);
+    expect(request?.method).toBe('POST');
+    expect(request?.headers['content-type']).toBe('application/json');
+    const headers = {
+      'webhook-id': String(request?.headers['webhook-id']),
+      'webhook-timestamp': String(request?.headers['webhook-timestamp']),
+      'webhook-signature': String(request?.headers['webhook-signature']),
+    };
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    const verified = new Webhook(sub.secret).verify(request?.body ?? '', headers) as Record<string, unknown>;
+    expect(Object.keys(verified).sort()).toStrictEqual(['createdAt', 'data', 'id', 'type']);
+    expect(verified.type).toBe('submission.created');
+    expect(verified.id).toMatch(/^evt_/);
+    expect(verified.data).toStrictEqual({ ...submission });
+    expect(() => new Webhook(account.webhookSigningSecret).verify(request?.body ?? '', headers)).toThrow();
+
+    const delivery = await deliveryOf(sub.id);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 204, nextAttemptAt: null, messageId: headers['webhook-id'] });
+    expect(delivery.deliveredAt).toBeInstanceOf(Date);
+    expect(delivery.lastLatencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("signs a form webhookUrl delivery with the account's signing secret", async () => {
+    receiver.handle('/form-hook', { status: 200 });
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/form-hook' });
+    await ingest(db.prisma, form, { 'Full name': 'Ada' });
+    const [request] = await receiver.waitForRequests(1);
+    expect(request?.host).toBe('hooks.example.test');
+    const payload = new Webhook(account.webhookSigningSecret).verify(request?.body ?? '', request?.headers as Record<string, string>);
+    expect(payload).toMatchObject({ type: 'submission.created' });
+    const delivery = await deliveryOf(null);
+    expect(delivery.status).toBe('succeeded');
+  });
+
+  it('retries a 500 with the same webhook-id and body, each try signed, then succeeds', async () => {
+    let calls = 0;
+    receiver.handle('/flaky', () => (++calls === 1 ? { status: 500, body: 'boom' } : { status: 200 }));
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id);
+    const sub = await subscribe(db.prisma, account.id, 'https://receiver.test/flaky');
+    await ingest(db.prisma, form, { 'Full name': 'Ada' });
+
+    const [first, second] = await receiver.waitForRequests(2, 15_000);
+    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(second?.body).toBe(first?.body);
+    for (const request of [first, second]) {
+      expect(() => new Webhook(sub.secret).verify(request?.body ?? '', request?.headers as Record<string, string>)).not.toThrow();
+    }
+    const delivery = await deliveryOf(sub.id);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 200 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('deactivates the subscription on 410 and does not retry', async () => {
+    receiver.handle('/gone', { status: 410 });
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id);
+    const sub = await subscribe(db.prisma, account.id, 'https://receiver.test/gone');
+    await ingest(db.prisma, form, { 'Full name': 'Ada' });
+    const delivery = await deliveryOf(sub.id);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 410, nextAttemptAt: null });
+    expect((await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).active).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(receiver.requests).toHaveLength(1);
+    // A deactivated subscription gets no new deliveries.
+    await ingest(db.prisma, form, { 'Full name': 'Bob' });
+    expect(await db.prisma.webhookDelivery.count()).toBe(1);
+  });
+
+  it('marks the delivery failed after 8 tries', async () => {
+    receiver.handle('/down', { status: 503 });
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id);
+    const sub = await subscribe(db.prisma, account.id, 'https://receiver.test/down');
+    await ingest(db.prisma, form, { 'Full name': 'Ada' });
+    const delivery = await waitFor(async () => {
+      const row = await db.prisma.webhookDelivery.findFirst({ where: { subscriptionId: sub.id } });
+      return row?.status === 'failed' ? row : null;
+    }, 25_000);
+    expect(delivery).toMatchObject({ attempts: 8, lastStatusCode: 503, lastError: 'http_503', nextAttemptAt: null, deliveredAt: null });
+    expect(receiver.requests).toHaveLength(8);
+    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('records nextAttemptAt and a null status code for a receiver that cannot be reached', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id);
+    // Resolves nowhere we allow: the outbound rules refuse it (a private address, no test pin).
+    const sub = await subscribe(db.prisma, account.id, 'https://10.0.0.1/hook');
+    await ingest(db.prisma, form, { 'Full name': 'Ada' });
+    const delivery = await waitFor(async () => {
+      const row = await db.prisma.webhookDelivery.findFirst({ where: { subscriptionId: sub.id } });
+      return row && row.attempts >= 1 ? row : null;
+    });
+    expect(delivery.lastStatusCode).toBeNull();
+    expect(delivery.lastError).toBe('blocked_address');
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('sends PHI submissions with ids only, in the webhook body and in both emails', async () => {
+    receiver.handle('/phi', { status: 200 });
+    const cipher = new PhiCipher(config.secretKey);
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi', name: 'Oncology intake' });
+    await subscribe(db.prisma, account.id, 'https://receiver.test/phi');
+    const values = { 'Full name': 'Grace Hopper', Email: 'grace@example.com', Symptoms: 'persistent cough' };
+    const submission = await ingest(db.prisma, form, values, { cipher });
+
+    const requests = await receiver.waitForRequests(2);
+    for (const request of requests) {
+      const body = JSON.parse(request.body) as { data: unknown };
+      expect(body.data).toStrictEqual({ id: submission.id, formId: form.id, createdAt: submission.createdAt });
+      for (const value of ['Grace', 'grace@example.com', 'cough', 'Symptoms', 'Full name']) expect(request.body).not.toContain(value);
+    }
+    const emails = await waitFor(async () => (sender.sent.length >= 2 ? sender.sent : null));
+    expect(emails.map((e) => e.to).sort()).toStrictEqual(['grace@example.com', 'owner@acme.example']);
+    for (const email of emails) {
+      const rendered = `${email.subject}\n${email.text}\n${email.html}`;
+      for (const value of ['Grace Hopper', 'cough', 'Symptoms', 'Full name', 'Oncology']) expect(rendered).not.toContain(value);
+      expect(rendered).toContain(`#${submission.id}`);
+    }
+    const stored = await db.prisma.webhookDelivery.findMany();
+    expect(JSON.stringify(stored)).not.toContain('Grace');
+  });
+});
