@@ -1,0 +1,91 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { AppDeps } from '../../src/context.js';
+import { startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
+import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/services/rate-limit.service.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_SECRET_KEY, testHasher } from './seed.js';
+
+export interface RequestOptions {
+  /** API key, sent as `Authorization: Bearer <key>`. */
+  key?: string;
+  siteKey?: string;
+  /** JSON-encoded unless already a string. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or null for an empty body. */
+  // The one deliberate `any`: tests index into response JSON freely and pin shapes with toStrictEqual.
+  body: any;
+  text: string;
+}
+
+export interface TestApp {
+  app: App;
+  db: TestDatabase;
+  deps: AppDeps;
+  queue: JobQueue;
+  /** The one request helper: a real Request through the app's fetch handler (no port). */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** POST /graphql with a key. */
+  graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    SECRET_KEY: TEST_SECRET_KEY.toString('base64'),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'wg-test-')),
+    LOG_REQUESTS: 'false',
+    ...overrides,
+  });
+}
+
+export async function createTestApp(options: { db?: TestDatabase; rateLimits?: RateLimitStore; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const db = options.db ?? (await createTestDatabase());
+  const config = testConfig(options.env);
+  const queue = await startJobQueue({ db, databaseUrl: db.url });
+  const deps: AppDeps = {
+    config,
+    db,
+    hasher: testHasher,
+    phi: new PhiCipher(TEST_SECRET_KEY),
+    rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
+  };
+  const app = createApp(deps);
+
+  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> {
+    const headers = new Headers(opts.headers);
+    if (opts.key !== undefined) headers.set('authorization', `Bearer ${opts.key}`);
+    if (opts.siteKey !== undefined) headers.set('x-service-site-key', opts.siteKey);
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    const response = await app.fetch(new Request(`http://gateway.test${path}`, { method, headers, body }));
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
+  }
+
+  return {
+    app,
+    db,
+    deps,
+    queue,
+    request,
+    graphql: (query, variables = {}, key) => request('POST', '/graphql', { key, body: { query, variables } }),
+    close: async () => {
+      await queue.stop();
+      if (!options.db) await db.close();
+    },
+  };
+}
