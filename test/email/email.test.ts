@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { createEmailSender, renderSubmissionEmail } from '../../src/services/email.service.js';
+import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createAccount, createForm, ingest } from '../webhooks/fixtures.js';
+import { testConfig, waitFor } from '../webhooks/support.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A local SMTP sink on 127.0.0.1: real SMTP, no TLS, no auth. */
+async function startSmtpSink(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Quoted-printable soft breaks and escapes undone, so assertions see the text as written. */
+const decoded = (raw: string): string => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+describe('ingest emails over SMTP', () => {
+  let db: TestDatabase;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let config: Config;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    smtp = await startSmtpSink();
+    config = testConfig({ databaseUrl: db.url, smtpUrl: smtp.url });
+    worker = await startWorker({ config, db, pollingIntervalSeconds: 0.5 });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await smtp?.close();
+    await db?.close();
+  });
+  beforeEach(async () => {
+    smtp.received.length = 0;
+    await db.truncate();
+  });
+
+  it('sends the confirmation to the first email-typed value and the notification to the owner, text and HTML', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, {
+      fields: [
+        { id: 'n', type: 'text', label: 'Name' },
+        { id: 'work', type: 'email', label: 'Work email' },
+        { id: 'home', type: 'email', label: 'Home email' },
+      ],
+    });
+    const submission = await ingest(db.prisma, form, { Name: 'Ada <b>', 'Work email': 'ada@work.example', 'Home email': 'ada@home.example' });
+    const mails = await waitFor(async () => (smtp.received.length >= 2 ? smtp.received : null));
+    expect(mails.flatMap((m) => m.to).sort()).toStrictEqual(['ada@work.example', 'owner@acme.example']);
+    for (const mail of mails) {
+      expect(mail.raw).toMatch(/Content-Type: multipart\/alternative/);
+      expect(mail.raw).toMatch(/Content-Type: text\/plain/);
+      expect(mail.raw).toMatch(/Content-Type: text\/html/);
+      expect(mail.raw).toContain(`Message-ID: <submission-${submission.id}-`);
+      const body = decoded(mail.raw);
+      expect(body).toContain('Ada <b>');
+      expect(body).toContain('Ada &lt;b&gt;');
+    }
+  });
+
+  it('sends PHI emails with ids and links only', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { phi: true, name: 'Cardiology intake' });
+    const cipher = new PhiCipher(config.secretKey);
+    const submission = await ingest(db.prisma, form, { 'Full name': 'Grace Hopper', Email: 'grace@example.com', Symptoms: 'chest pain' }, { cipher });
+    const mails = await waitFor(async () => (smtp.received.length >= 2 ? smtp.received : null));
+    expect(mails.flatMap((m) => m.to).sort()).toStrictEqual(['grace@example.com', 'owner@acme.example']);
+    for (const mail of mails) {
+      const body = decoded(mail.raw);
+      for (const value of ['Grace', 'Hopper', 'chest pain', 'Symptoms', 'Full name', 'Cardiology']) expect(body).not.toContain(value);
+      expect(body).toContain(`#${submission.id}`);
+    }
+    const owner = decoded(mails.find((m) => m.to.includes('owner@acme.example'))?.raw ?? '');
+    expect(owner).toContain(`/v1/submissions/${submission.id}`);
+  });
+});
+
+describe('the file outbox without SMTP_URL', () => {
+  it('writes each message as an .eml file under DATA_DIR/outbox', async () => {
+    const config = testConfig({ databaseUrl: null });
+    const sender = createEmailSender(config);
+    await sender.send({ to: 'ada@example.com', subject: 'Hello', text: 'plain body\n', html: '<p>html body</p>', messageId: '<m1@widgets-gateway>' });
+    const outbox = join(config.dataDir, 'outbox');
+    const files = readdirSync(outbox);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.eml$/);
+    const raw = readFileSync(join(outbox, files[0] ?? ''), 'utf8');
+    expect(raw).toContain('To: ada@example.com');
+    expect(raw).toContain('Subject: Hello');
+    expect(raw).toContain('plain body');
+    expect(raw).toContain('<p>html body</p>');
+  });
+});
+
+describe('renderSubmissionEmail', () => {
+  const base = {
+    submissionId: 7,
+    formId: 3,
+    formName: 'Contact',
+    phi: false,
+    formData: { Name: 'Ada', Mail: 'ada@example.com' },
+    fields: [
+      { id: 'n', type: 'text', label: 'Name' },
+      { id: 'm', type: 'email', label: 'Mail' },
+    ],
+    ownerEmail: 'owner@acme.example',
+    apiBaseUrl: 'http://127.0.0.1:4000/v1',
+  };
+
+  it('gives no confirmation without an email-typed value, and no notification without an owner', () => {
+    expect(renderSubmissionEmail({ ...base, kind: 'submission_confirmation', formData: { Name: 'Ada' } })).toBeNull();
+    expect(renderSubmissionEmail({ ...base, kind: 'submission_confirmation', formData: { Mail: 'x\r\nBcc: evil@example.com' } })).toBeNull();
+    expect(renderSubmissionEmail({ ...base, kind: 'submission_notification', ownerEmail: null })).toBeNull();
+  });
+
+  it('lists the values for a non-PHI form', () => {
+    const email = renderSubmissionEmail({ ...base, kind: 'submission_notification' });
+    expect(email?.to).toBe('owner@acme.example');
+    expect(email?.text).toContain('Name: Ada');
+    expect(email?.text).toContain('http://127.0.0.1:4000/v1/submissions/7');
+  });
+});
