@@ -1,0 +1,527 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { AutocannonRequest } from 'autocannon';
+import { countersExact, queryOne, recreateDatabase, seedBase, submissionTotal, topUpSubmissions, type BenchDataset } from './dataset.js';
+import { freePort, load, readRss, readyOnHttp, readyOnListeningLine, sampleRss, startChild, type Child, type LoadResult } from './driver.js';
+import { newestProfile, summarizeProfile, type ProfileSummary } from './profile.js';
+import { ratio, round, SCENARIOS, writeReport, type Results, type ScenarioName, type ScenarioResult, type Target } from './report.js';
+import { startSqlCounter } from './sql-counter.js';
+
+/**
+ * `npm run bench`: builds the dataset on PostgreSQL, starts the gateway (production mode) and the
+ * references as child processes, drives each scenario with autocannon over loopback, counts SQL
+ * statements per request in a separate pass, and writes bench/results.{json,md,png,svg}.
+ * Flags: --submissions N (100000), --duration S (10), --warmup S (3), --connections C (32),
+ * --scaling 10000,1000000 | none, --profile forms-list,ingest (cpu profiles of the gateway),
+ * --database-url URL (else DATABASE_URL, else the local server), --no-sql-count.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BENCH = join(ROOT, 'bench');
+
+const { values: flags } = parseArgs({
+  options: {
+    submissions: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+    scaling: { type: 'string', default: '10000,1000000' },
+    profile: { type: 'string', default: '' },
+    'database-url': { type: 'string' },
+    'no-sql-count': { type: 'boolean', default: false },
+    'count-requests': { type: 'string', default: '200' },
+  },
+});
+
+const positive = (name: string, raw: string | undefined): number => {
+  const value = Number(String(raw).replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'));
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got "${raw}"`);
+  return value;
+};
+
+const N = Math.round(positive('submissions', flags.submissions));
+const DURATION = positive('duration', flags.duration);
+const WARMUP = Number(flags.warmup) >= 0 ? Number(flags.warmup) : 3;
+const CONNECTIONS = Math.round(positive('connections', flags.connections));
+const COUNT_REQUESTS = Math.round(positive('count-requests', flags['count-requests']));
+const SCALING = flags.scaling === 'none' ? [] : (flags.scaling ?? '').split(',').filter(Boolean).map((raw) => Math.round(positive('scaling', raw)));
+const [SCALE_LOW, SCALE_HIGH] = [SCALING[0] ?? null, SCALING[1] ?? null];
+const PROFILE = (flags.profile ?? '').split(',').filter(Boolean) as ScenarioName[];
+for (const name of PROFILE) if (!SCENARIOS.includes(name)) throw new Error(`--profile: unknown scenario ${name}`);
+const SERVER_URL = flags['database-url'] ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+const started = performance.now();
+const log = (message: string): void => {
+  process.stdout.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
+};
+
+/** The dashboard: 100 forms with their counts and latest 5 submissions (one batched lateral query in the schema). */
+const GRAPHQL_DASHBOARD = `query Dashboard {
+  forms(limit: 100) {
+    data { id name submissionCount latestSubmissions(limit: 5) { id createdAt } }
+  }
+}`;
+
+const INGEST_BODY = (i: number): string =>
+  JSON.stringify({ formData: { Name: `Bench ${i}`, Email: `bench${i}@bench.example`, Message: 'Sent by npm run bench' } });
+
+const RUN_ID = randomBytes(4).toString('hex');
+
+/** The autocannon requests of a scenario; ids rotate so that no single row is hot. */
+function requestsFor(name: ScenarioName, dataset: BenchDataset, apiKey: string): AutocannonRequest[] {
+  const auth = { authorization: `Bearer ${apiKey}` };
+  let i = 0;
+  const next = (): number => i++;
+  switch (name) {
+    case 'forms-list':
+      return [{ method: 'GET', path: '/v1/forms?limit=100', headers: auth }];
+    case 'submissions-list':
+      return [{ method: 'GET', path: '/v1/forms/0/submissions', headers: auth, setupRequest: (req) => ({ ...req, path: `/v1/forms/${dataset.formIds[next() % dataset.formIds.length]}/submissions?limit=100` }) }];
+    case 'order-get':
+      return [{ method: 'GET', path: '/v1/orders/0', headers: auth, setupRequest: (req) => ({ ...req, path: `/v1/orders/${dataset.orderIds[(next() * 7919) % dataset.orderIds.length]}` }) }];
+    case 'ingest':
+      return [
+        {
+          method: 'POST',
+          path: '/v1/forms/0/submissions',
+          headers: { ...auth, 'content-type': 'application/json' },
+          setupRequest: (req) => {
+            const n = next();
+            return {
+              ...req,
+              path: `/v1/forms/${dataset.formIds[n % dataset.formIds.length]}/submissions`,
+              headers: { ...req.headers, 'idempotency-key': `bench-${RUN_ID}-${process.hrtime.bigint()}-${n}` },
+              body: INGEST_BODY(n),
+            };
+          },
+        },
+      ];
+    case 'graphql-dashboard':
+      return [{ method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GRAPHQL_DASHBOARD }) }];
+  }
+}
+
+/** One request outside autocannon: proves the scenario answers 2xx (and GraphQL without errors) first. */
+async function preflight(baseUrl: string, request: AutocannonRequest): Promise<{ ok: boolean; status: number; body: Buffer }> {
+  const built = request.setupRequest ? request.setupRequest({ ...request }, {}) : request;
+  const response = await fetch(`${baseUrl}${built.path ?? '/'}`, {
+    method: built.method ?? 'GET',
+    headers: built.headers ?? {},
+    ...(built.body ? { body: typeof built.body === 'string' ? built.body : new Uint8Array(built.body) } : {}),
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  let ok = response.status >= 200 && response.status < 300;
+  if (ok && built.path === '/graphql') {
+    const parsed = JSON.parse(body.toString('utf8')) as { errors?: unknown[] };
+    if (parsed.errors?.length) ok = false;
+  }
+  return { ok, status: response.status, body };
+}
+
+interface Measured extends LoadResult {
+  rssMb: number | null;
+}
+
+const runs: Record<string, unknown>[] = [];
+const notes: string[] = [];
+
+async function measure(label: string, baseUrl: string, requests: AutocannonRequest[], pid: number | null): Promise<Measured | null> {
+  const check = await preflight(baseUrl, requests[0]!);
+  if (!check.ok) {
+    const text = check.body.toString('utf8').slice(0, 300);
+    log(`${label}: preflight answered ${check.status}: ${text}`);
+    notes.push(`${label}: not measured, preflight answered ${check.status}: ${text}`);
+    runs.push({ label, error: `preflight ${check.status}`, body: text });
+    return null;
+  }
+  if (WARMUP > 0) await load({ url: baseUrl, connections: CONNECTIONS, duration: WARMUP, requests });
+  const stopSampling = sampleRss(pid);
+  const result = await load({ url: baseUrl, connections: CONNECTIONS, duration: DURATION, requests });
+  const rssMb = stopSampling();
+  const measured: Measured = { ...result, rssMb };
+  runs.push({
+    label,
+    reqPerSec: round(result.reqPerSec, 1),
+    p50Ms: round(result.p50Ms, 2),
+    p99Ms: round(result.p99Ms, 2),
+    meanMs: round(result.meanMs, 2),
+    ok: result.ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodes,
+    rssMb: round(rssMb, 1),
+  });
+  log(`${label}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${rssMb ? `, RSS ${rssMb.toFixed(0)} MB` : ''}${result.non2xx || result.errors ? `, non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`);
+  if (result.non2xx || result.errors || result.timeouts) notes.push(`${label}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)}), ${result.errors} errors, ${result.timeouts} timeouts`);
+  return measured;
+}
+
+const GATEWAY_ENTRY = join(ROOT, 'src', 'main.ts');
+
+async function startGateway(databaseUrl: string, secretKey: string, dataDir: string, nodeFlags: string[] = []): Promise<Child> {
+  const port = await freePort();
+  return startChild({
+    name: 'gateway',
+    cwd: ROOT,
+    args: [...nodeFlags, '--import', 'tsx', GATEWAY_ENTRY],
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      SECRET_KEY: secretKey,
+      NODE_ENV: 'production',
+      SEED_DEMO: 'false',
+      // Jobs are enqueued in the ingest transaction but not run here, like the hand-written outbox.
+      WORKERS_IN_PROCESS: 'false',
+      LOG_REQUESTS: 'false',
+      // The in-process rate-limit window, like the hand-written reference's.
+      REDIS_URL: '',
+      DATA_DIR: dataDir,
+    },
+    ready: readyOnHttp(port, '/v1/forms'),
+  });
+}
+
+type RefMode = 'bare' | 'handwritten' | 'handwritten-counters';
+
+async function startReference(mode: RefMode, databaseUrl: string, secretKey: string, bodyFile?: string): Promise<Child> {
+  return startChild({
+    name: `reference ${mode}`,
+    cwd: ROOT,
+    args: ['--import', 'tsx', join(BENCH, 'reference-server.ts')],
+    env: { REF_MODE: mode, DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, PORT: '0', ...(bodyFile ? { REF_BODY_FILE: bodyFile } : {}) },
+    ready: (child) => readyOnListeningLine(child),
+  });
+}
+
+const base = (child: Child): string => `http://127.0.0.1:${child.port}`;
+
+async function fetchBody(url: string, apiKey: string): Promise<Buffer> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${body.toString('utf8').slice(0, 300)}`);
+  return body;
+}
+
+async function jobCounts(url: string): Promise<Record<string, number | null>> {
+  const row = await queryOne<{ submissions: number; deliveries: number; outbox: number; pgboss: number | null }>(
+    url,
+    `SELECT (SELECT count(*) FROM "Submission")::int AS submissions,
+            (SELECT count(*) FROM "WebhookDelivery")::int AS deliveries,
+            (SELECT count(*) FROM "BenchOutbox")::int AS outbox,
+            CASE WHEN to_regclass('pgboss.job') IS NULL THEN NULL ELSE (SELECT count(*) FROM pgboss.job)::int END AS pgboss`,
+  );
+  return { submissions: row?.submissions ?? null, webhookDeliveries: row?.deliveries ?? null, outbox: row?.outbox ?? null, pgbossJobs: row?.pgboss ?? null };
+}
+
+const diff = (after: Record<string, number | null>, before: Record<string, number | null>): Record<string, number | null> =>
+  Object.fromEntries(Object.keys(after).map((key) => [key, after[key] === null || before[key] === null ? null : after[key]! - before[key]!]));
+
+async function main(): Promise<void> {
+  const secretKey = randomBytes(32).toString('base64');
+  const scratch = mkdtempSync(join(os.tmpdir(), 'wg-bench-'));
+  const gatewayExists = existsSync(GATEWAY_ENTRY);
+  if (!gatewayExists) notes.push('src/main.ts does not exist yet: only the references were measured.');
+
+  log(`dataset on ${new URL(SERVER_URL).host}: database wg_bench, ${N} submissions, scaling ${SCALING.join(', ') || 'off'}`);
+  const url = await recreateDatabase(SERVER_URL);
+  const dataset = await seedBase(url, Buffer.from(secretKey, 'base64'));
+  const pgVersion = (await queryOne<{ version: string }>(url, 'SELECT version()'))?.version ?? 'unknown';
+
+  const scenarios = new Map<ScenarioName, Measured | null>();
+  const sql = new Map<string, number | null>();
+  const sqlTexts: Record<string, Record<string, number>> = {};
+  const refs: Record<string, Measured | null> = {};
+  const scaling: Record<'formsList10k' | 'formsList1m', Measured | null> = { formsList10k: null, formsList1m: null };
+  const checks: Record<string, unknown> = {};
+  const loadTimes: Record<string, number> = {};
+  let gateway: Child | null = null;
+  let peakRss: number | null = null;
+
+  try {
+    if (gatewayExists) {
+      log('starting the gateway (npm start entry, NODE_ENV=production)');
+      gateway = await startGateway(url, secretKey, join(scratch, 'gateway'));
+    }
+    const sizes = [...new Set([...SCALING, N])].sort((a, b) => a - b);
+    for (const size of sizes) {
+      const topUp = await topUpSubmissions(url, dataset, size);
+      loadTimes[String(size)] = Math.round(topUp.ms);
+      log(`submissions: ${await submissionTotal(url)} (+${topUp.added} in ${(topUp.ms / 1000).toFixed(1)} s)`);
+      const scalingKey = size === SCALE_LOW ? 'formsList10k' : size === SCALE_HIGH ? 'formsList1m' : null;
+      if (size === N) {
+        await mainStage(url, dataset, secretKey, gateway, scratch, { scenarios, refs, checks });
+        if (scalingKey) scaling[scalingKey] = scenarios.get('forms-list') ?? null;
+      } else if (scalingKey && gateway) {
+        scaling[scalingKey] = await measure(`gateway forms-list @ ${size}`, base(gateway), requestsFor('forms-list', dataset, dataset.apiKey), gateway.pid);
+      }
+    }
+    checks.countersExactAfterRun = await countersExact(url);
+    if (gateway) peakRss = readRss(gateway.pid)?.hwmMb ?? null;
+    if (gateway) await gateway.stop();
+    gateway = null;
+
+    if (!flags['no-sql-count']) await sqlPass(url, dataset, secretKey, gatewayExists, scratch, sql, sqlTexts);
+    for (const name of PROFILE) if (gatewayExists) profiles[name] = await profilePass(name, url, dataset, secretKey, scratch);
+  } finally {
+    if (gateway) await gateway.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const pick = (m: Measured | null | undefined) => ({
+    reqPerSec: round(m?.reqPerSec, 1),
+    p50Ms: round(m?.p50Ms, 2),
+    p99Ms: round(m?.p99Ms, 2),
+  });
+  const scenarioResults: ScenarioResult[] = SCENARIOS.map((name) => {
+    const m = scenarios.get(name);
+    return { name, ...pick(m), sqlPerRequest: round(sql.get(`gateway ${name}`), 2), rssMb: round(m?.rssMb, 1) };
+  });
+  const formsList = scenarioResults.find((s) => s.name === 'forms-list')!;
+  const ingest = scenarioResults.find((s) => s.name === 'ingest')!;
+  const counters = pick(refs.handwrittenCounters);
+  const hand = pick(refs.handwritten);
+  const handIngest = pick(refs.handwrittenIngest);
+  const bare = pick(refs.bare);
+  const low = round(scaling.formsList10k?.reqPerSec, 1);
+  const high = round(scaling.formsList1m?.reqPerSec, 1);
+  const ratios = {
+    formsListVsHandwritten: ratio(formsList.reqPerSec, counters.reqPerSec),
+    formsListP99VsHandwritten: ratio(formsList.p99Ms, counters.p99Ms),
+    ingestVsHandwritten: ratio(ingest.reqPerSec, handIngest.reqPerSec),
+    formsListVsBare: ratio(formsList.reqPerSec, bare.reqPerSec),
+  };
+  const listSql = [formsList.sqlPerRequest, scenarioResults.find((s) => s.name === 'submissions-list')!.sqlPerRequest].filter((v): v is number => v !== null);
+  const maxRss = Math.max(...scenarioResults.map((s) => s.rssMb ?? 0), peakRss ?? 0);
+  const holds = (value: number | null, ok: (v: number) => boolean): boolean | null => (value === null ? null : ok(value));
+  const scalingRatio = ratio(high, low);
+  const targets: Target[] = [
+    { name: 'forms list req/s vs hand-written (counters)', target: '>= 0.8', value: ratios.formsListVsHandwritten, holds: holds(ratios.formsListVsHandwritten, (v) => v >= 0.8) },
+    { name: 'forms list p99 vs hand-written (counters)', target: '<= 1.25', value: ratios.formsListP99VsHandwritten, holds: holds(ratios.formsListP99VsHandwritten, (v) => v <= 1.25) },
+    { name: 'forms list req/s at 1M vs at 10k', target: '>= 0.9', value: scalingRatio, holds: holds(scalingRatio, (v) => v >= 0.9) },
+    { name: 'SQL statements per list request (max of forms, submissions)', target: '<= 3', value: listSql.length ? Math.max(...listSql) : null, holds: listSql.length ? Math.max(...listSql) <= 3 : null },
+    { name: 'ingest req/s vs hand-written insert + outbox', target: '>= 0.8', value: ratios.ingestVsHandwritten, holds: holds(ratios.ingestVsHandwritten, (v) => v >= 0.8) },
+    { name: 'gateway RSS, MB (peak)', target: '< 200', value: round(maxRss || null, 1), holds: holds(maxRss || null, (v) => v < 200) },
+  ];
+
+  const cpus = os.cpus();
+  const results: Results = {
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+      memoryMb: Math.round(os.totalmem() / 2 ** 20),
+      node: process.version,
+      postgres: pgVersion.split(',')[0] ?? pgVersion,
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      date: new Date().toISOString(),
+    },
+    scenarios: scenarioResults,
+    references: {
+      bare: { reqPerSec: bare.reqPerSec },
+      handwritten: { reqPerSec: hand.reqPerSec, p99Ms: hand.p99Ms, ingestReqPerSec: handIngest.reqPerSec },
+      handwrittenCounters: { reqPerSec: counters.reqPerSec, p99Ms: counters.p99Ms },
+    },
+    scaling: { formsList10k: { reqPerSec: low }, formsList1m: { reqPerSec: high } },
+    ratios,
+    details: {
+      settings: { submissions: N, durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS, scaling: SCALING.join(',') || 'none', countRequests: COUNT_REQUESTS },
+      scalingSizes: { formsList10k: SCALE_LOW, formsList1m: SCALE_HIGH },
+      scalingP99: { formsList10k: round(scaling.formsList10k?.p99Ms, 2), formsList1m: round(scaling.formsList1m?.p99Ms, 2) },
+      references: {
+        bare: { ...bare, sqlPerRequest: 0 },
+        handwrittenCounters: { ...counters, sqlPerRequest: round(sql.get('handwritten-counters forms-list'), 2) },
+        handwritten: { ...hand, sqlPerRequest: round(sql.get('handwritten forms-list'), 2) },
+        handwrittenIngest: { ...handIngest, sqlPerRequest: round(sql.get('handwritten ingest'), 2) },
+      },
+      extraRatios: {
+        formsListVsHandwrittenCounting: ratio(formsList.reqPerSec, hand.reqPerSec),
+        formsList1mVs10k: scalingRatio,
+        gatewayPeakRssMb: round(peakRss, 1),
+      },
+      targets,
+      checks,
+      sqlStatements: sqlTexts,
+      datasetLoadMs: loadTimes,
+      runs,
+      profile: Object.fromEntries(Object.entries(profiles).map(([name, summary]) => [name, summary?.functions ?? []])),
+      profilePackages: Object.fromEntries(Object.entries(profiles).map(([name, summary]) => [name, summary?.packages ?? []])),
+      notes: [
+        'SQL statements are counted by a PostgreSQL wire-protocol proxy (one per Query or Execute message, BEGIN/COMMIT included) in a separate pass of ' +
+          `${COUNT_REQUESTS} requests at 4 connections after a warm-up; throughput runs never go through it. pg_stat_statements is not loaded on this server (needs shared_preload_libraries).`,
+        'rssMb is the largest VmRSS of the gateway process (/proc) sampled every 200 ms during the measured run.',
+        'The gateway runs with WORKERS_IN_PROCESS=false: ingest enqueues its jobs in the transaction, nothing runs them, like the hand-written outbox row.',
+        'Latency percentiles come from every 2xx response (autocannon response events, fractional ms).',
+        ...notes,
+      ],
+      totalSeconds: Math.round((performance.now() - started) / 1000),
+    },
+  };
+  writeReport(results, {
+    json: join(BENCH, 'results.json'),
+    md: join(BENCH, 'results.md'),
+    png: join(BENCH, 'results.png'),
+    svg: join(BENCH, 'results.svg'),
+  });
+  log(`wrote bench/results.json, results.md, results.png, results.svg (${Math.round((performance.now() - started) / 1000)} s)`);
+  for (const target of targets) log(`target ${target.name} ${target.target}: ${target.value ?? 'n/a'} ${target.holds === null ? '' : target.holds ? 'holds' : 'MISSED'}`);
+}
+
+const profiles: Record<string, ProfileSummary | null> = {};
+
+async function mainStage(
+  url: string,
+  dataset: BenchDataset,
+  secretKey: string,
+  gateway: Child | null,
+  scratch: string,
+  out: { scenarios: Map<ScenarioName, Measured | null>; refs: Record<string, Measured | null>; checks: Record<string, unknown> },
+): Promise<void> {
+  const key = dataset.apiKey;
+  const listPath = '/v1/forms?limit=100';
+  const handwritten = await startReference('handwritten', url, secretKey);
+  const counters = await startReference('handwritten-counters', url, secretKey);
+  let bare: Child | null = null;
+  try {
+    // The bare server answers the gateway's own bytes; both hand-written ones must produce the same.
+    const handBody = await fetchBody(`${base(handwritten)}${listPath}`, key);
+    const countersBody = await fetchBody(`${base(counters)}${listPath}`, key);
+    let gatewayBody: Buffer | null = null;
+    if (gateway) {
+      try {
+        gatewayBody = await fetchBody(`${base(gateway)}${listPath}`, key);
+      } catch (error) {
+        notes.push(`gateway forms list could not be captured: ${(error as Error).message}`);
+      }
+    }
+    const reference = gatewayBody ?? countersBody;
+    out.checks.formsListBytes = reference.length;
+    out.checks.handwrittenSameBytes = handBody.equals(reference);
+    out.checks.handwrittenCountersSameBytes = countersBody.equals(reference);
+    out.checks.bareBodySource = gatewayBody ? 'gateway' : 'handwritten-counters';
+    if (!handBody.equals(reference) || !countersBody.equals(reference)) {
+      notes.push('The hand-written forms list differs from the gateway bytes (see checks.firstDifference).');
+      const a = countersBody.toString('utf8');
+      const b = reference.toString('utf8');
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      out.checks.firstDifference = { at: i, handwritten: a.slice(Math.max(0, i - 60), i + 60), gateway: b.slice(Math.max(0, i - 60), i + 60) };
+    }
+    const bodyFile = join(scratch, 'forms-list.json');
+    writeFileSync(bodyFile, reference);
+    bare = await startReference('bare', url, secretKey, bodyFile);
+
+    const list = requestsFor('forms-list', dataset, key);
+    if (gateway) out.scenarios.set('forms-list', await measure('gateway forms-list', base(gateway), list, gateway.pid));
+    out.refs.handwrittenCounters = await measure('handwritten-counters forms-list', base(counters), list, counters.pid);
+    out.refs.handwritten = await measure('handwritten forms-list', base(handwritten), list, handwritten.pid);
+    out.refs.bare = await measure('bare forms-list', base(bare), list, bare.pid);
+    await bare.stop();
+    bare = null;
+    if (gateway) {
+      for (const name of ['submissions-list', 'order-get', 'graphql-dashboard'] as const) {
+        out.scenarios.set(name, await measure(`gateway ${name}`, base(gateway), requestsFor(name, dataset, key), gateway.pid));
+      }
+      const before = await jobCounts(url);
+      const measured = await measure('gateway ingest', base(gateway), requestsFor('ingest', dataset, key), gateway.pid);
+      out.scenarios.set('ingest', measured);
+      // Let in-flight transactions settle before counting what they wrote.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      out.checks.gatewayIngestWrites = { ...diff(await jobCounts(url), before), note: 'rows added during the gateway ingest run, warm-up and preflight included' };
+    }
+    await counters.stop();
+    const before = await jobCounts(url);
+    out.refs.handwrittenIngest = await measure('handwritten ingest', base(handwritten), requestsFor('ingest', dataset, key), handwritten.pid);
+    out.checks.handwrittenIngestWrites = diff(await jobCounts(url), before);
+  } finally {
+    await bare?.stop();
+    await counters.stop();
+    await handwritten.stop();
+  }
+}
+
+async function sqlPass(
+  url: string,
+  dataset: BenchDataset,
+  secretKey: string,
+  gatewayExists: boolean,
+  scratch: string,
+  sql: Map<string, number | null>,
+  texts: Record<string, Record<string, number>>,
+): Promise<void> {
+  const target = new URL(url);
+  const proxy = await startSqlCounter({ host: target.hostname, port: Number(target.port || 5432) });
+  const viaProxy = new URL(url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  const proxied = viaProxy.toString();
+  log(`SQL counting pass through the wire-protocol proxy (${COUNT_REQUESTS} requests per scenario)`);
+  const count = async (label: string, baseUrl: string, requests: AutocannonRequest[]): Promise<void> => {
+    await load({ url: baseUrl, connections: 4, duration: 1, amount: 40, requests });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    proxy.reset();
+    const result = await load({ url: baseUrl, connections: 4, duration: 1, amount: COUNT_REQUESTS, requests });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const statements = proxy.count();
+    const perRequest = result.ok > 0 && result.non2xx === 0 ? statements / result.ok : null;
+    sql.set(label, perRequest);
+    texts[label] = Object.fromEntries([...proxy.texts().entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([text, n]) => [text, round(n / Math.max(1, result.ok), 2) ?? 0]));
+    log(`${label}: ${perRequest === null ? `n/a (${result.non2xx} non-2xx)` : perRequest.toFixed(2)} statements per request`);
+  };
+  const children: Child[] = [];
+  try {
+    if (gatewayExists) {
+      const gateway = await startGateway(proxied, secretKey, join(scratch, 'gateway-sql'));
+      children.push(gateway);
+      for (const name of SCENARIOS) {
+        const requests = requestsFor(name, dataset, dataset.apiKey);
+        if ((await preflight(base(gateway), requests[0]!)).ok) await count(`gateway ${name}`, base(gateway), requests);
+        else sql.set(`gateway ${name}`, null);
+      }
+      await gateway.stop();
+    }
+    for (const mode of ['handwritten', 'handwritten-counters'] as const) {
+      const reference = await startReference(mode, proxied, secretKey);
+      children.push(reference);
+      await count(`${mode} forms-list`, base(reference), requestsFor('forms-list', dataset, dataset.apiKey));
+      if (mode === 'handwritten') await count(`${mode} ingest`, base(reference), requestsFor('ingest', dataset, dataset.apiKey));
+      await reference.stop();
+    }
+  } finally {
+    for (const child of children) await child.stop();
+    await proxy.close();
+  }
+}
+
+async function profilePass(name: ScenarioName, url: string, dataset: BenchDataset, secretKey: string, scratch: string): Promise<ProfileSummary | null> {
+  const dir = join(BENCH, 'profiles', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  log(`profiling the gateway on ${name} (--cpu-prof into bench/profiles/${name})`);
+  const gateway = await startGateway(url, secretKey, join(scratch, `gateway-prof-${name}`), ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  try {
+    const requests = requestsFor(name, dataset, dataset.apiKey);
+    await load({ url: base(gateway), connections: CONNECTIONS, duration: Math.max(DURATION, 5), requests });
+  } finally {
+    await gateway.stop();
+  }
+  const file = newestProfile(dir);
+  if (!file) {
+    notes.push(`profile ${name}: no .cpuprofile written (the gateway must exit normally on SIGTERM for --cpu-prof to write it)`);
+    return null;
+  }
+  return summarizeProfile(file, ROOT.replace(/\/$/, ''));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);
+
