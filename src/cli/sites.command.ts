@@ -1,7 +1,7 @@
 import type { SiteEnvironment } from '../generated/prisma/enums.js';
-import { archiveSite, createSite, regenerateSiteKey, setVerified } from '../services/sites.service.js';
+import { archiveSite, createSite, normalizeHostname, regenerateSiteKey, setVerified } from '../services/sites.service.js';
 import { toVerificationStatus, VERIFICATION_METHODS } from '../services/verification-status.js';
-import { oneOf, optionalString, parse, parseId, requireString } from './args.js';
+import { invalid, oneOf, optionalString, parse, parseId, requireString } from './args.js';
 import { usageError } from './cli-error.js';
 import type { Action } from './command.js';
 
@@ -26,7 +26,8 @@ export function sitesCommand(args: string[]): Action {
         CREATE,
       );
       const accountId = parseId(requireString(parsed, 'account', CREATE), '--account');
-      const hostname = requireString(parsed, 'domain', CREATE);
+      const hostname = normalizeHostname(requireString(parsed, 'domain', CREATE));
+      if (!hostname) throw invalid('domain', 'must be a hostname such as example.com');
       const rawEnvironment = optionalString(parsed, 'environment');
       const environment = rawEnvironment === undefined ? undefined : oneOf(rawEnvironment, ENVIRONMENTS, '--environment');
       const verified = parsed.values.verified === true;
