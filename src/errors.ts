@@ -83,6 +83,8 @@ export interface ErrorContext {
   attempts?: { path: string; ok: boolean; reason: string }[];
 }
 
+const REQUEST_LEVEL_STATUSES = new Set([401, 402, 429]);
+
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;
   readonly status: number;
@@ -92,9 +94,10 @@ export class AppError extends GraphQLError {
   constructor(code: ErrorCode, context: ErrorContext = {}, options: { message?: string; headers?: Record<string, string> } = {}) {
     const status = ERROR_STATUS[code];
     const headers = options.headers ?? {};
-    super(options.message ?? DEFAULT_MESSAGE[code], {
-      extensions: { code, ...context, http: { status, headers } },
-    });
+    // Only request-level failures set the /graphql HTTP status (decisions §5); a field's 403 or 404 leaves the
+    // response 200 with partial data, as GraphQL clients expect.
+    const http = REQUEST_LEVEL_STATUSES.has(status) ? { http: { status, headers } } : {};
+    super(options.message ?? DEFAULT_MESSAGE[code], { extensions: { code, ...context, ...http } });
     this.name = 'AppError';
     this.code = code;
     this.status = status;

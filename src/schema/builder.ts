@@ -53,9 +53,9 @@ export const builder = new SchemaBuilder<{
   complexity: {
     defaultComplexity: 1,
     defaultListMultiplier: 10,
-    limit: { depth: 8, breadth: 200, complexity: 20_000 },
+    limit: { depth: 8, breadth: 200, complexity: 10_000 },
     complexityError: (kind) =>
-      new AppError('query_too_complex', {}, { message: `The query exceeds the ${kind.toLowerCase()} limit (depth 8, breadth 200, complexity 20000)` }),
+      new AppError('query_too_complex', {}, { message: `The query exceeds the ${kind.toLowerCase()} limit (depth 8, breadth 200, complexity 10000)` }),
   },
 });
 

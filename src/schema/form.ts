@@ -38,6 +38,7 @@ export const FormRef = builder.prismaObject('Form', {
       description: 'The newest submissions of this form (batched across all forms of a page)',
       authScopes: { scope: 'read:submissions' },
       args: { limit: t.arg.int({ defaultValue: 5 }) },
+      complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
       select: { id: true },
       resolve: (form, args, context) => context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id),
     }),
@@ -85,6 +86,7 @@ builder.queryFields((t) => ({
     type: FormPage,
     description: 'Active forms (or only archived ones), newest first',
     authScopes: { scope: 'read:forms' },
+    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
     args: { ...pageArgs(t.arg), domainId: t.arg.int(), archived: t.arg.boolean() },
     resolve: async (_root, args, context, info) => {
       const viewer = requireApiKeyViewer(context);

@@ -29,6 +29,7 @@ builder.queryFields((t) => ({
     type: SubmissionPage,
     description: 'Submissions of a form (active or archived), newest first',
     authScopes: { scope: 'read:submissions' },
+    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
     args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
       listFormSubmissions(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.formId, normalizePagination(args.page, args.limit)),
