@@ -1,6 +1,7 @@
 import type { Route } from './route.js';
 import { formRoutes } from './routes/forms.routes.js';
+import { siteVerificationRoutes } from './routes/site-verification.routes.js';
 import { submissionRoutes } from './routes/submissions.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: Route[] = [...formRoutes, ...submissionRoutes];
+export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes];

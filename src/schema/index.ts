@@ -4,5 +4,6 @@ import './pagination.js';
 import './domain.js';
 import './submission.js';
 import './form.js';
+import './site-verification.js';
 
 export const toSchema = () => builder.toSchema({ sortSchema: true });

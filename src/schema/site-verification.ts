@@ -1,0 +1,102 @@
+import type { Config } from '../config.js';
+import { requireSiteViewer } from '../context.js';
+import { createOutboundFetcher, type OutboundFetcher } from '../services/outbound-fetch.service.js';
+import type { VerificationInstructions, VerificationStatus } from '../services/verification-status.js';
+import { attemptWpPluginVerification, getVerificationStatus, type AttemptResult } from '../services/verification.service.js';
+import { builder } from './builder.js';
+
+/**
+ * Site verification for the site-builder plugin (site key only): the status with its instructions, and the
+ * wp_plugin attempt. The REST routes GET /site-verification and POST /site-verification/attempt run these.
+ */
+
+/** One fetcher per configuration: it holds no connections between calls, only the parsed test widening. */
+const fetchers = new WeakMap<Config, OutboundFetcher>();
+function fetcherFor(config: Config): OutboundFetcher {
+  let fetcher = fetchers.get(config);
+  if (!fetcher) {
+    fetcher = createOutboundFetcher(config);
+    fetchers.set(config, fetcher);
+  }
+  return fetcher;
+}
+
+const VerificationMethodEnum = builder.enumType('VerificationMethod', {
+  values: ['dns_txt', 'meta_tag', 'wp_plugin'] as const,
+});
+
+const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+const DnsTxtInstructionsRef = builder.objectRef<VerificationInstructions['dns_txt']>('DnsTxtInstructions').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    host: t.exposeString('host'),
+    value: t.exposeString('value'),
+  }),
+});
+
+const MetaTagInstructionsRef = builder.objectRef<VerificationInstructions['meta_tag']>('MetaTagInstructions').implement({
+  fields: (t) => ({
+    url: t.exposeString('url'),
+    html: t.exposeString('html'),
+  }),
+});
+
+const WpPluginInstructionsRef = builder.objectRef<VerificationInstructions['wp_plugin']>('WpPluginInstructions').implement({
+  fields: (t) => ({
+    paths: t.exposeStringList('paths'),
+    pluginSlug: t.exposeString('pluginSlug'),
+    note: t.exposeString('note'),
+  }),
+});
+
+const VerificationInstructionsRef = builder.objectRef<VerificationInstructions>('VerificationInstructions').implement({
+  description: 'Carries the verification token, so it is present only while the site is unverified',
+  fields: (t) => ({
+    token: t.exposeString('token'),
+    dns_txt: t.field({ type: DnsTxtInstructionsRef, resolve: (i) => i.dns_txt }),
+    meta_tag: t.field({ type: MetaTagInstructionsRef, resolve: (i) => i.meta_tag }),
+    wp_plugin: t.field({ type: WpPluginInstructionsRef, resolve: (i) => i.wp_plugin }),
+  }),
+});
+
+const SiteVerificationRef = builder.objectRef<VerificationStatus>('SiteVerification').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    verified: t.exposeBoolean('verified'),
+    method: t.field({ type: VerificationMethodEnum, nullable: true, resolve: (s) => s.method }),
+    verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.verifiedAt) }),
+    lastCheckedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.lastCheckedAt) }),
+    methods: t.field({ type: [VerificationMethodEnum], resolve: (s) => s.methods }),
+    instructions: t.field({ type: VerificationInstructionsRef, nullable: true, resolve: (s) => s.instructions ?? null }),
+  }),
+});
+
+const SiteVerificationAttemptRef = builder.objectRef<AttemptResult>('SiteVerificationAttempt').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    verified: t.exposeBoolean('verified'),
+    method: t.field({ type: VerificationMethodEnum, nullable: true, resolve: (s) => s.method }),
+    verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.verifiedAt) }),
+    lastCheckedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.lastCheckedAt) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  siteVerification: t.field({
+    type: SiteVerificationRef,
+    description: 'Domain-verification status of the site whose key is presented',
+    authScopes: { siteKey: true },
+    resolve: (_root, _args, context) => getVerificationStatus(context.deps.db.prisma, requireSiteViewer(context).siteId),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  attemptSiteVerification: t.field({
+    type: SiteVerificationAttemptRef,
+    description: 'Runs the wp_plugin check (the only method this can trigger); fails with wp_plugin_fetch_failed and per-path attempts',
+    authScopes: { siteKey: true },
+    resolve: (_root, _args, context) =>
+      attemptWpPluginVerification(context.deps.db.prisma, fetcherFor(context.deps.config), requireSiteViewer(context).siteId),
+  }),
+}));
