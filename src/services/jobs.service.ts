@@ -80,7 +80,10 @@ export class JobQueue {
     const common = {
       useListenNotify: true,
       schedule: options.schedule ?? true,
+      // Expired jobs (their worker died) are failed-for-retry by a pass every max(monitor, supervise):
+      // both set, so a dead worker's deliveries resume within ~expiry + this, not the 60 s default.
       superviseIntervalSeconds: options.superviseIntervalSeconds ?? 30,
+      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 30,
       // Warnings and stats are operator tooling we do not read; keep the embedded database quiet.
       monitorVacuum: false,
       reindex: false,
@@ -96,7 +99,7 @@ export class JobQueue {
     // Errors of background loops (a poll while the database restarts) are retried by pg-boss itself;
     // without a listener EventEmitter would crash the process. Messages only: never job data.
     boss.on('error', (error) => {
-      if (!/stopp|closed|terminat/i.test(error.message)) console.error(JSON.stringify({ level: 'error', msg: 'job queue', error: error.message }));
+      if (!/stopp|closed|terminat|not opened/i.test(error.message)) console.error(JSON.stringify({ level: 'error', msg: 'job queue', error: error.message }));
     });
     await boss.start();
     const queue = new JobQueue(boss, db);
