@@ -8,6 +8,8 @@ const config: CodegenConfig = {
   schema: 'schema.graphql',
   documents: ['src/rest/operations/*.graphql'],
   ignoreNoDocuments: false,
+  // NodeNext ESM needs explicit extensions in the generated relative imports.
+  importExtension: '.js',
   generates: {
     'src/generated/graphql/': {
       preset: 'client',

@@ -2,6 +2,7 @@ import type { Route } from './route.js';
 import { formRoutes } from './routes/forms.routes.js';
 import { siteVerificationRoutes } from './routes/site-verification.routes.js';
 import { submissionRoutes } from './routes/submissions.routes.js';
+import { webhookRoutes } from './routes/webhooks.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes];
+export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...webhookRoutes];

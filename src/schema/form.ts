@@ -8,7 +8,8 @@ import type { Form } from '../generated/prisma/client.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef } from './pagination.js';
-import { SubmissionRef } from './submission.js';
+import { readerOf, SubmissionRef } from './submission.js';
+import { auditPhiReads } from '../services/submissions.service.js';
 
 const FormFieldRef = builder.objectRef<FieldElement>('FormField').implement({
   fields: (t) => ({
@@ -40,7 +41,11 @@ export const FormRef = builder.prismaObject('Form', {
       args: { limit: t.arg.int({ defaultValue: 5 }) },
       complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
       select: { id: true },
-      resolve: (form, args, context) => context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id),
+      resolve: async (form, args, context) => {
+        const submissions = await context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id);
+        await auditPhiReads(context.deps.db.prisma, readerOf(context), submissions);
+        return submissions;
+      },
     }),
   }),
 });

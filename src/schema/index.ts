@@ -5,5 +5,9 @@ import './domain.js';
 import './submission.js';
 import './form.js';
 import './site-verification.js';
+import './calendar.js';
+import './shop.js';
+import './site-catalog.js';
+import './webhook.js';
 
 export const toSchema = () => builder.toSchema({ sortSchema: true });

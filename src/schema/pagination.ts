@@ -17,7 +17,8 @@ export const PaginationRef = builder.objectRef<Pagination>('Pagination').impleme
 export function pageRef<Shape>(name: string, item: ObjectRef<BuilderTypes, Shape>) {
   return builder.objectRef<Page<Shape>>(name).implement({
     fields: (t) => ({
-      data: t.field({ type: [item], resolve: (page) => page.data }),
+      // The list field's own multiplier (its `limit`) already counts the items.
+      data: t.field({ type: [item], complexity: { field: 0, multiplier: 1 }, resolve: (page) => page.data }),
       pagination: t.field({ type: PaginationRef, resolve: (page) => page.pagination }),
     }),
   });

@@ -1,9 +1,15 @@
 import type { Submission } from '../generated/prisma/client.js';
 import { requireApiKeyViewer } from '../context.js';
 import { normalizePagination } from '../services/pagination.js';
-import { getSubmissionOrThrow, ingestSubmission, listFormSubmissions, readFormData } from '../services/submissions.service.js';
+import { getSubmissionOrThrow, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../services/submissions.service.js';
+import type { RequestContext } from '../context.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef } from './pagination.js';
+
+export function readerOf(context: RequestContext): Reader {
+  const viewer = requireApiKeyViewer(context);
+  return { accountId: viewer.accountId, apiKeyId: viewer.keyId };
+}
 
 export const SubmissionRef = builder.objectRef<Submission>('Submission').implement({
   fields: (t) => ({
@@ -32,13 +38,13 @@ builder.queryFields((t) => ({
     complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
     args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
-      listFormSubmissions(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.formId, normalizePagination(args.page, args.limit)),
+      listFormSubmissions(context.deps.db.prisma, readerOf(context), args.formId, normalizePagination(args.page, args.limit)),
   }),
   submission: t.field({
     type: SubmissionRef,
     authScopes: { scope: 'read:submissions' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, context) => getSubmissionOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id),
+    resolve: (_root, args, context) => getSubmissionOrThrow(context.deps.db.prisma, readerOf(context), args.id),
   }),
 }));
 
@@ -49,10 +55,10 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'write:submissions' },
     args: {
       formId: t.arg.int({ required: true }),
-      formData: t.arg({ type: 'JSON', required: true }),
+      formData: t.arg({ type: 'JSON', required: false, description: 'an object of at most 50 fields and 51200 bytes' }),
       idempotencyKey: t.arg.string({ required: false }),
     },
     resolve: (_root, args, context) =>
-      ingestSubmission(context.deps, requireApiKeyViewer(context).accountId, args.formId, args.formData, args.idempotencyKey ?? null),
+      ingestSubmission(context.deps, requireApiKeyViewer(context).accountId, args.formId, args.formData ?? null, args.idempotencyKey ?? null),
   }),
 }));

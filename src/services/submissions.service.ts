@@ -1,6 +1,7 @@
 import type { AppDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import type { Prisma, PrismaClient, Submission } from '../generated/prisma/client.js';
+import { recordSubmissionReads } from './audit.service.js';
 import { recordEvent } from './events.service.js';
 import { getFormOrThrow } from './forms.service.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, completeClaim, fingerprint, releaseClaim } from './idempotency.service.js';
@@ -29,18 +30,32 @@ export function toSubmissionV1(submission: Submission, formData: unknown): Recor
   };
 }
 
+/** Who reads: PHI reads are written to the audit log with the key that made them. */
+export interface Reader {
+  accountId: number;
+  apiKeyId: number | null;
+}
+
+/** Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry ciphertext. */
+export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submissions: Submission[]): Promise<void> {
+  const phiIds = submissions.filter((submission) => submission.formDataCiphertext !== null).map((submission) => submission.id);
+  if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
+}
+
 /** Submissions of an active or archived form (archiving preserves them). The form's counter is the total. */
-export async function listFormSubmissions(prisma: PrismaClient, accountId: number, formId: number, request: PageRequest): Promise<Page<Submission>> {
-  const form = await getFormOrThrow(prisma, accountId, formId, { includeArchived: true }, { select: { id: true, submissionCount: true } });
+export async function listFormSubmissions(prisma: PrismaClient, reader: Reader, formId: number, request: PageRequest): Promise<Page<Submission>> {
+  const form = await getFormOrThrow(prisma, reader.accountId, formId, { includeArchived: true }, { select: { id: true, submissionCount: true } });
   const data = form.submissionCount > skipTake(request).skip
     ? await prisma.submission.findMany({ where: { formId }, orderBy: NEWEST_FIRST, ...skipTake(request) })
     : [];
+  await auditPhiReads(prisma, reader, data);
   return toPage(data, request, form.submissionCount);
 }
 
-export async function getSubmissionOrThrow(prisma: PrismaClient, accountId: number, id: number): Promise<Submission> {
-  const submission = await prisma.submission.findFirst({ where: { id, accountId } });
+export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader, id: number): Promise<Submission> {
+  const submission = await prisma.submission.findFirst({ where: { id, accountId: reader.accountId } });
   if (!submission) throw notFound('submission');
+  await auditPhiReads(prisma, reader, [submission]);
   return submission;
 }
 

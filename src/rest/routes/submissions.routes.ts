@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { validationFailed } from '../../errors.js';
+import { isPlainObject } from '../../services/validation.js';
 import type { Route } from '../route.js';
 import { listOf, submissionSchema } from '../schemas.js';
 
@@ -42,11 +44,11 @@ export const submissionRoutes: Route[] = [
     body: {
       schema: ingestBodySchema,
       parse: (value) => {
-        if (value && typeof value === 'object' && !Array.isArray(value)) {
-          const unknownKeys = Object.keys(value).filter((key) => key !== 'formData');
-          if (!unknownKeys.length && 'formData' in value) return value;
-        }
-        return ingestBodySchema.parse(value);
+        if (!isPlainObject(value)) throw validationFailed([{ field: '(body)', message: 'must be a JSON object' }]);
+        const unknownKeys = Object.keys(value).filter((key) => key !== 'formData');
+        if (unknownKeys.length) throw validationFailed(unknownKeys.map((field) => ({ field, message: 'unknown field' })));
+        if (!('formData' in value)) throw validationFailed([{ field: 'formData', message: 'required' }]);
+        return value;
       },
     },
     operation: 'ingest-submission',

@@ -1,0 +1,106 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { requireApiKeyViewer } from '../context.js';
+import type { CalendarWidget } from '../generated/prisma/client.js';
+import {
+  calendarObjectV1,
+  getBookingOrThrow,
+  getCalendarWidgetOrThrow,
+  listCalendarBookings,
+  listCalendarWidgets,
+  type BookingView,
+  type CalendarWidgetQuery,
+} from '../services/calendars.service.js';
+import { normalizePagination, type Page } from '../services/pagination.js';
+import { builder } from './builder.js';
+import { DomainRef } from './domain.js';
+import { pageArgs, pageRef } from './pagination.js';
+
+/* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
+   event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
+
+export const BookingStatusEnum = builder.enumType('BookingStatus', {
+  values: ['scheduled', 'cancelled', 'no_show', 'completed', 'failed'] as const,
+});
+
+export const CalendarWidgetRef = builder.prismaObject('CalendarWidget', {
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    domain: t.relation('site', { type: DomainRef }),
+    bookingCount: t.exposeInt('bookingCount', { description: 'every booking of any status; a counter column, never a count of rows' }),
+    settings: t.field({ type: 'JSON', select: { settings: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.settings) }),
+    appearance: t.field({ type: 'JSON', select: { appearance: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.appearance) }),
+    behavior: t.field({ type: 'JSON', select: { behavior: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.behavior) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CalendarWidgetPage = pageRef('CalendarWidgetPage', CalendarWidgetRef);
+
+export const BookingRef = builder.objectRef<BookingView>('Booking').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    calendarWidgetId: t.exposeInt('calendarWidgetId'),
+    inviteeName: t.exposeString('inviteeName'),
+    inviteeEmail: t.exposeString('inviteeEmail'),
+    slotIso: t.exposeString('slotIso', { description: 'ISO 8601 time of the slot' }),
+    slotDisplay: t.exposeString('slotDisplay'),
+    inviteeTimezone: t.exposeString('inviteeTimezone'),
+    status: t.field({ type: BookingStatusEnum, resolve: (b) => b.status }),
+    customFields: t.field({ type: 'JSON', resolve: (b) => b.customFields ?? {} }),
+    videoCallUrl: t.exposeString('videoCallUrl', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const BookingPage = pageRef('BookingPage', BookingRef);
+
+builder.queryFields((t) => ({
+  calendarWidgets: t.field({
+    type: CalendarWidgetPage,
+    description: 'Calendar widgets (not archived), newest first; domainId narrows to one registered domain',
+    authScopes: { scope: 'read:calendars' },
+    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    args: { ...pageArgs(t.arg), domainId: t.arg.int() },
+    resolve: async (_root, args, context, info) => {
+      const viewer = requireApiKeyViewer(context);
+      const query = queryFromInfo({ context, info, typeName: 'CalendarWidget', path: ['data'] }) as CalendarWidgetQuery;
+      const page = normalizePagination(args.page, args.limit);
+      return listCalendarWidgets(context.deps.db.prisma, viewer.accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<CalendarWidget>>;
+    },
+  }),
+  calendarWidget: t.prismaField({
+    type: 'CalendarWidget',
+    authScopes: { scope: 'read:calendars' },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) =>
+      getCalendarWidgetOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as CalendarWidgetQuery),
+  }),
+  calendarWidgetBookings: t.field({
+    type: BookingPage,
+    description: 'Bookings of a calendar widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
+    authScopes: { scope: 'read:bookings' },
+    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    args: {
+      calendarWidgetId: t.arg.int({ required: true }),
+      ...pageArgs(t.arg),
+      status: t.arg({ type: BookingStatusEnum }),
+      createdFrom: t.arg({ type: 'DateTime', description: 'inclusive' }),
+      createdBefore: t.arg({ type: 'DateTime', description: 'exclusive' }),
+    },
+    resolve: (_root, args, context) =>
+      listCalendarBookings(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.calendarWidgetId, {
+        ...normalizePagination(args.page, args.limit),
+        status: args.status,
+        createdFrom: args.createdFrom,
+        createdBefore: args.createdBefore,
+      }),
+  }),
+  booking: t.field({
+    type: BookingRef,
+    authScopes: { scope: 'read:bookings' },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, context) => getBookingOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id),
+  }),
+}));

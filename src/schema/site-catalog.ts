@@ -1,0 +1,34 @@
+import { requireSiteViewer } from '../context.js';
+import { normalizePagination } from '../services/pagination.js';
+import { CATALOG_KINDS, listSiteCatalog, type CatalogEntry } from '../services/site-catalog.service.js';
+import { builder } from './builder.js';
+import { pageArgs, pageRef } from './pagination.js';
+
+/* The site catalog (site key only): the site's active widgets with the snippet that embeds each one. */
+
+const CatalogKindEnum = builder.enumType('CatalogKind', { values: CATALOG_KINDS });
+
+const CatalogEntryRef = builder.objectRef<CatalogEntry>('CatalogEntry').implement({
+  fields: (t) => ({
+    kind: t.field({ type: CatalogKindEnum, resolve: (e) => e.kind }),
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    type: t.exposeString('type', { nullable: true, description: 'the form’s or shop widget’s type; null for calendars' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    embedHtml: t.exposeString('embedHtml', { description: 'the <script> tag that embeds this widget' }),
+  }),
+});
+
+const CatalogPage = pageRef('SiteCatalogPage', CatalogEntryRef);
+
+builder.queryFields((t) => ({
+  siteCatalog: t.field({
+    type: CatalogPage,
+    description: 'Active widgets of the site whose key is presented, newest first; kind narrows to one kind',
+    authScopes: { siteKey: true },
+    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    args: { kind: t.arg({ type: CatalogKindEnum }), ...pageArgs(t.arg) },
+    resolve: (_root, args, context) =>
+      listSiteCatalog(context.deps.db.prisma, requireSiteViewer(context).siteId, { ...normalizePagination(args.page, args.limit), kind: args.kind }),
+  }),
+}));
