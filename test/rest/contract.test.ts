@@ -1,0 +1,100 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import { getNamedType, isObjectType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../../src/rest/openapi.js';
+import { routes } from '../../src/rest/routes.js';
+import { toSchema } from '../../src/schema/index.js';
+import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { seedAccount } from '../support/seed.js';
+
+describe('the route table', () => {
+  it('declares auth on every route, and a scope on every API-key route except the webhook ones decisions exempt', () => {
+    for (const route of routes) {
+      expect(['apiKey', 'siteKey'], `${route.method} ${route.path}`).toContain(route.auth);
+      if (route.auth === 'apiKey' && !route.path.startsWith('/webhooks')) expect(route.scope, `${route.method} ${route.path}`).not.toBeNull();
+      if (route.auth === 'siteKey') expect(route.scope).toBeNull();
+      if (route.planGate === false) expect(`${route.method} ${route.path}`).toBe('DELETE /webhooks/{id}');
+    }
+  });
+
+  it('has one row per method and path', () => {
+    const keys = routes.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('the GraphQL schema', () => {
+  it('guards every root field with scope-auth', () => {
+    const schema = toSchema();
+    const unguarded: string[] = [];
+    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+      for (const field of Object.values(root?.getFields() ?? {})) {
+        const options = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions;
+        if (!options?.authScopes) unguarded.push(`${root?.name}.${field.name}`);
+      }
+    }
+    expect(unguarded).toEqual([]);
+  });
+
+  it('exposes no hidden column as a field', () => {
+    const schema = toSchema();
+    const hidden = /^(keyHash|siteKeyHash|secret|webhookUrl|webhookSigningSecret|verificationToken|cancellationToken|providerEventId|assignedHost|providerPriceId|downloadUrl|providerPaymentId|downloadToken|formDataCiphertext)$/;
+    const leaks: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        // `secret` exists once by design: the webhook subscription's, shown on creation only.
+        if (hidden.test(field.name) && !(type.name === 'CreateWebhookResult' && field.name === 'secret')) leaks.push(`${type.name}.${field.name}: ${getNamedType(field.type).name}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe('GET /v1/openapi.json', () => {
+  let t: TestApp;
+  let acme: ImportedAccount;
+  beforeAll(async () => {
+    t = await createTestApp();
+    acme = await seedAccount(t.db);
+  });
+  afterAll(async () => t.close());
+
+  it('is served without authentication and documents every route of the table', async () => {
+    const res = await t.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.info.version).toBe('1.0.0');
+    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(res.body).toStrictEqual(JSON.parse(JSON.stringify(buildOpenApi(routes))));
+  });
+
+  it('describes the live responses: each checked against its documented schema', async () => {
+    const doc = (await t.request('GET', '/v1/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false });
+    const key = acme.apiKeys.full!.key;
+    const formId = acme.forms.contact!.id;
+    const created = await t.request('POST', `/v1/forms/${formId}/submissions`, { key, body: { formData: { Name: 'Ada' } } });
+    const checks: [string, string, number, { status: number; body: unknown }][] = [
+      ['/forms', 'get', 200, await t.request('GET', '/v1/forms', { key })],
+      ['/forms/{id}', 'get', 200, await t.request('GET', `/v1/forms/${formId}`, { key })],
+      ['/forms/{id}/submissions', 'get', 200, await t.request('GET', `/v1/forms/${formId}/submissions`, { key })],
+      ['/forms/{id}/submissions', 'post', 201, created],
+      ['/submissions/{id}', 'get', 200, await t.request('GET', `/v1/submissions/${created.body.id}`, { key })],
+      ['/forms', 'post', 201, await t.request('POST', '/v1/forms', { key, body: { name: 'N', fields: [{ type: 'text', label: 'L' }] } })],
+    ];
+    for (const [path, method, status, res] of checks) {
+      expect(res.status, `${method} ${path}`).toBe(status);
+      const schema = doc.paths[path][method].responses[String(status)].content['application/json'].schema;
+      const validate = ajv.compile(schema);
+      expect(validate(res.body), `${method} ${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    const error = await t.request('GET', '/v1/forms/999999', { key });
+    const errorSchema = ajv.compile({ ...doc.components.schemas.Error });
+    expect(errorSchema(error.body)).toBe(true);
+  });
+});
