@@ -48,7 +48,13 @@ function describeError(error: unknown): CliError {
   // Prisma's own messages can quote the query's arguments (hashes, tokens): name the failure only.
   const name = error instanceof Error ? error.name : 'Error';
   const code = (error as { code?: unknown } | null)?.code;
-  if (name.startsWith('PrismaClient')) return new CliError('internal_error', `Database error (${name}${typeof code === 'string' ? ` ${code}` : ''})`);
+  if (name.startsWith('PrismaClient')) {
+    // The SQLSTATE says what went wrong without quoting any value.
+    const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } }).meta;
+    const cause = meta?.driverAdapterError?.cause;
+    const detail = [code, cause?.kind, cause?.originalCode].filter((part) => typeof part === 'string').join(' ');
+    return new CliError('internal_error', `Database error (${name}${detail ? ` ${detail}` : ''})`);
+  }
   return new CliError('internal_error', error instanceof Error ? error.message : String(error));
 }
 

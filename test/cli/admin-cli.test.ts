@@ -45,7 +45,8 @@ afterAll(() => {
   rmSync(files, { recursive: true, force: true });
 });
 
-describe('admin CLI on the embedded database', () => {
+// Child processes are slow on a busy machine (each loads tsx and Prisma): generous per-test limits.
+describe('admin CLI on the embedded database', { timeout: 120_000 }, () => {
   it('migrate applies every migration on a new data directory, then nothing', async () => {
     expect(expectSuccess(await embedded(['migrate']))).toStrictEqual({ applied: readMigrations().map((m) => m.name) });
     expect(expectSuccess(await embedded(['migrate']))).toStrictEqual({ applied: [] });
@@ -221,7 +222,7 @@ describe('admin CLI on the embedded database', () => {
 });
 
 
-describe.runIf(hasPostgres)('admin CLI on PostgreSQL', () => {
+describe.runIf(hasPostgres)('admin CLI on PostgreSQL', { timeout: 120_000 }, () => {
   let db: TestDatabase;
   let env: Record<string, string>;
   const pg = (args: string[]) => runCli(args, env);
@@ -231,7 +232,7 @@ describe.runIf(hasPostgres)('admin CLI on PostgreSQL', () => {
     env = { DATABASE_URL: db.url!, SECRET_KEY: TEST_SECRET_KEY.toString('base64') };
   });
   afterAll(async () => {
-    await db.close();
+    await db?.close();
   });
 
   it('refuses to run without SECRET_KEY', async () => {
@@ -265,7 +266,6 @@ describe.runIf(hasPostgres)('admin CLI on PostgreSQL', () => {
       pg(['keys', 'revoke', String(issuedKey.id)]),
       pg(['sites', 'archive', String(created.id)]),
       pg(['keys', 'list', '--account', '1']),
-      pg(['sites', 'regenerate-key', '999']),
       pg(['sites', 'set-verified', '999', 'true']),
       pg(['accounts', 'set-plan', '999', 'free']),
       pg(['keys', 'create', '--account', '999']),
