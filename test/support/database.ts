@@ -5,7 +5,6 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db.js';
 
-export const TEMPLATE_DB = 'wg_template';
 
 /** The maintenance database of the server DATABASE_URL points at. */
 export function adminUrl(databaseUrl: string): string {
@@ -25,14 +24,15 @@ export interface TestDatabase extends Database {
 }
 
 async function cloneTemplate(databaseUrl: string): Promise<string> {
-  const name = `wg_test_${randomBytes(6).toString('hex')}`;
+  const template = inject('pgTemplate');
+  const name = `wg_test_${template.replace('wg_template_', '')}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
   await admin.connect();
   try {
     // Two files cloning at the same instant can see "source database is being accessed": retry briefly.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
         break;
       } catch (error) {
         if (attempt >= 20) throw error;

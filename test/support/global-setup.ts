@@ -6,7 +6,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db.js';
 import { migrate } from '../../src/services/migrations.service.js';
-import { adminUrl, TEMPLATE_DB } from './database.js';
+import { randomBytes } from 'node:crypto';
+import { adminUrl } from './database.js';
 
 /**
  * Migrates once per run: a PostgreSQL template database when DATABASE_URL is set, otherwise a dump of a
@@ -15,17 +16,21 @@ import { adminUrl, TEMPLATE_DB } from './database.js';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
+    // Per-run names: two runs on one server (two developers, or CI beside a bench) never drop each other's databases.
+    const run = randomBytes(4).toString('hex');
+    const template = `wg_template_${run}`;
+    project.provide('pgTemplate', template);
     const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${template}`);
     const url = new URL(databaseUrl);
-    url.pathname = `/${TEMPLATE_DB}`;
+    url.pathname = `/${template}`;
     const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
     await migrate(db);
     await db.close();
     return async () => {
-      const leftovers = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'wg_test_%' OR datname = $1`, [TEMPLATE_DB]);
+      const leftovers = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`, [`wg_test_${run}_%`, template]);
       for (const row of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
       await admin.end();
     };
@@ -45,5 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    /** PostgreSQL: the migrated template database of this run. */
+    pgTemplate: string;
   }
 }
