@@ -1,3 +1,4 @@
+import type { ArgBuilder } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
 import type { Collection, EcommerceWidget } from '../generated/prisma/client.js';
@@ -91,7 +92,7 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
 
 const OrderPage = pageRef('OrderPage', OrderRef);
 
-const orderFilterArgs = (arg: PothosSchemaTypes.ArgFieldBuilder<BuilderTypes>) => ({
+const orderFilterArgs = (arg: ArgBuilder<BuilderTypes>) => ({
   ...pageArgs(arg),
   status: arg({ type: OrderStatusEnum }),
   createdFrom: arg({ type: 'DateTime', description: 'inclusive' }),

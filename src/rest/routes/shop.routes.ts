@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { Route } from '../route.js';
+import { listOf } from '../schemas.js';
+import { ecommerceWidgetListItemSchema, ecommerceWidgetSchema, orderSchema } from '../schemas/widgets.js';
+import { idQueryParam } from './params.js';
+
+export const shopRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/ecommerce-widgets',
+    summary: 'List shop widgets with their order counts, newest first',
+    tag: 'Shop widgets',
+    auth: 'apiKey',
+    scope: 'read:ecommerce',
+    paginated: true,
+    query: z.object({ domainId: idQueryParam.optional() }),
+    operation: 'ecommerce-widgets-list',
+    variables: ({ query }) => ({ ...query }),
+    respond: (data) => ({ status: 200, body: listOf(ecommerceWidgetListItemSchema).parse(data.ecommerceWidgets) }),
+    success: { status: 200, schema: listOf(ecommerceWidgetListItemSchema) },
+  },
+  {
+    method: 'GET',
+    path: '/ecommerce-widgets/{id}',
+    summary: 'Read a shop widget with imageUrls, interval and trialDays',
+    tag: 'Shop widgets',
+    auth: 'apiKey',
+    scope: 'read:ecommerce',
+    operation: 'ecommerce-widget-get',
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (data) => ({ status: 200, body: ecommerceWidgetSchema.parse(data.ecommerceWidget) }),
+    success: { status: 200, schema: ecommerceWidgetSchema },
+  },
+  {
+    method: 'GET',
+    path: '/ecommerce-widgets/{id}/orders',
+    summary: 'List a shop widget’s widget-mode orders, newest first',
+    tag: 'Orders',
+    auth: 'apiKey',
+    scope: 'read:orders',
+    paginated: true,
+    operation: 'ecommerce-widget-orders-list',
+    variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
+    respond: (data) => ({ status: 200, body: listOf(orderSchema).parse(data.ecommerceWidgetOrders) }),
+    success: { status: 200, schema: listOf(orderSchema) },
+  },
+  {
+    method: 'GET',
+    path: '/orders/{id}',
+    summary: 'Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)',
+    tag: 'Orders',
+    auth: 'apiKey',
+    scope: 'read:orders',
+    operation: 'order-get',
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (data) => ({ status: 200, body: orderSchema.parse(data.order) }),
+    success: { status: 200, schema: orderSchema },
+  },
+];
