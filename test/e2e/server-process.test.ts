@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db.js';
+import { migrate, readMigrations } from '../../src/services/migrations.service.js';
+import { adminUrl, createTestDatabase, hasPostgres, hasRedis } from '../support/database.js';
+import { seedAccount, TEST_SECRET_KEY } from '../support/seed.js';
+
+interface Server {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+  stop(): Promise<number | null>;
+}
+
+const running: Server[] = [];
+afterAll(async () => {
+  for (const server of running) await server.stop();
+});
+
+/** Starts the real `npm start` entry (src/main.ts) on a free port and waits for its "listening" line. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+    const poll = setInterval(() => {
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    }, 50);
+    void exited.then(() => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`server exited:\n${output}`));
+    });
+  });
+  const server: Server = {
+    child,
+    output: () => output,
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  running.push(server);
+  return server;
+}
+
+describe('npm start on the embedded database', () => {
+  it('creates demo data on first start, prints the credentials once, serves them, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'wg-e2e-'));
+    const first = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SECRET_KEY: '' });
+    const apiKey = /demo API key \(all scopes\): (svc_live_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1];
+    const siteKey = /demo site key: +(svc_site_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1];
+    expect(apiKey).toBeDefined();
+    expect(siteKey).toBeDefined();
+    expect(first.output()).toContain(`GraphiQL:                  ${first.baseUrl}/graphql`);
+    expect(first.output()).toContain(`curl -H "Authorization: Bearer ${apiKey}" ${first.baseUrl}/v1/forms`);
+
+    const forms = await fetch(`${first.baseUrl}/v1/forms`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(forms.status).toBe(200);
+    expect(((await forms.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
+    const catalog = await fetch(`${first.baseUrl}/v1/site-verification`, { headers: { 'x-service-site-key': siteKey! } });
+    expect(catalog.status).toBe(200);
+    expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${first.baseUrl}/readyz`)).status).toBe(200);
+    const graphiql = await fetch(`${first.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
+    expect(await graphiql.text()).toContain('<html');
+
+    // The request log names the route and ids, never the key.
+    expect(first.output()).toContain('"route":"GET /v1/forms","status":200');
+    expect(first.output().split(apiKey!).length - 1).toBe(2); // the banner's two mentions only
+
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).toContain('"msg":"stopped"');
+
+    const second = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SECRET_KEY: '' });
+    expect(second.output()).not.toContain('demo API key');
+    const again = await fetch(`${second.baseUrl}/v1/forms`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(again.status).toBe(200);
+    expect(await second.stop()).toBe(0);
+  }, 120_000);
+});
+
+describe.runIf(hasPostgres)('migrations on PostgreSQL', () => {
+  it('two migrators racing on an empty database apply each migration exactly once', async () => {
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: adminUrl(process.env.DATABASE_URL!) });
+    await admin.connect();
+    const name = `wg_race_${process.pid}`;
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const a = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+    const b = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+    const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
+    expect([...appliedA, ...appliedB].sort()).toEqual(readMigrations().map((m) => m.name));
+    const rows = await a.withSession((s) => s.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations"'));
+    expect(rows[0]?.n).toBe(readMigrations().length);
+    await a.close();
+    await b.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+});
+
+describe.runIf(hasPostgres && hasRedis)('two server processes sharing Redis', () => {
+  it('never let one key exceed its hourly budget', async () => {
+    const db = await createTestDatabase();
+    const account = await seedAccount(db, { apiKeys: [{ ref: 'full', scopes: ['read:forms'], rateLimitPerHour: 20 }] });
+    const key = account.apiKeys.full!;
+    const redis = new Redis(process.env.REDIS_URL!);
+    await redis.del(`rl:key:${key.id}`);
+    const env = { DATABASE_URL: db.url!, REDIS_URL: process.env.REDIS_URL!, SECRET_KEY: TEST_SECRET_KEY.toString('base64'), MIGRATE_ON_START: 'false', LOG_REQUESTS: 'false' };
+    const [one, two] = await Promise.all([startServer(env), startServer(env)]);
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        fetch(`${(i % 2 ? one : two).baseUrl}/v1/forms`, { headers: { authorization: `Bearer ${key.key}` } }).then((res) => res.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    await one.stop();
+    await two.stop();
+    await redis.del(`rl:key:${key.id}`);
+    redis.disconnect();
+    await db.close();
+  }, 120_000);
+});
