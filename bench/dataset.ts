@@ -46,13 +46,12 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-/** Drops and recreates `wg_bench`, migrated, so every run starts from the same state. */
-export async function recreateDatabase(serverUrl: string): Promise<string> {
-  await withClient(databaseUrl(serverUrl, 'postgres'), async (admin) => {
-    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${BENCH_DB}`);
-  });
-  const url = databaseUrl(serverUrl, BENCH_DB);
+/** Drops and recreates a bench database (`wg_bench…` only), migrated, so every run starts from the same state. */
+export async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
+  if (!/^wg_bench[a-z0-9_]*$/.test(name)) throw new Error(`not a bench database name: ${name}`);
+  await dropDatabase(serverUrl, name);
+  await withClient(databaseUrl(serverUrl, 'postgres'), (admin) => admin.query(`CREATE DATABASE ${name}`));
+  const url = databaseUrl(serverUrl, name);
   const db = await openDatabase({ databaseUrl: url, dataDir: '' });
   try {
     await migrate(db);
@@ -60,6 +59,11 @@ export async function recreateDatabase(serverUrl: string): Promise<string> {
     await db.close();
   }
   return url;
+}
+
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  if (!/^wg_bench[a-z0-9_]*$/.test(name)) throw new Error(`not a bench database name: ${name}`);
+  await withClient(databaseUrl(serverUrl, 'postgres'), (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
 /** Timestamps are `timestamp(3)` holding UTC (Prisma's convention), whatever the session time zone. */

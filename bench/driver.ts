@@ -178,6 +178,8 @@ export interface LoadResult {
   timeouts: number;
   durationS: number;
   statusCodes: Record<string, number>;
+  /** Every 2xx latency in ms, sorted (to merge interleaved slices). */
+  latencies: Float64Array;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -208,18 +210,36 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   const elapsedS = options.amount ? (performance.now() - started) / 1000 : result.duration;
-  const sorted = Float64Array.from(latencies).sort();
-  const sum = latencies.reduce((total, value) => total + value, 0);
+  return summarize(Float64Array.from(latencies).sort(), elapsedS, result.non2xx, result.errors, result.timeouts, statusCodes);
+}
+
+function summarize(sorted: Float64Array, durationS: number, non2xx: number, errors: number, timeouts: number, statusCodes: Record<string, number>): LoadResult {
+  const sum = sorted.reduce((total, value) => total + value, 0);
   return {
-    reqPerSec: latencies.length / elapsedS,
+    reqPerSec: sorted.length / durationS,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
-    meanMs: latencies.length ? sum / latencies.length : NaN,
-    ok: latencies.length,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    durationS: elapsedS,
+    meanMs: sorted.length ? sum / sorted.length : NaN,
+    ok: sorted.length,
+    non2xx,
+    errors,
+    timeouts,
+    durationS,
     statusCodes,
+    latencies: sorted,
   };
+}
+
+/** Slices of one target's interleaved runs as if they were one run: counts add up, latencies merge. */
+export function mergeResults(parts: LoadResult[]): LoadResult {
+  const all = new Float64Array(parts.reduce((n, part) => n + part.latencies.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    all.set(part.latencies, offset);
+    offset += part.latencies.length;
+  }
+  const statusCodes: Record<string, number> = {};
+  for (const part of parts) for (const [code, n] of Object.entries(part.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const total = (pick: (part: LoadResult) => number): number => parts.reduce((n, part) => n + pick(part), 0);
+  return summarize(all.sort(), total((p) => p.durationS), total((p) => p.non2xx), total((p) => p.errors), total((p) => p.timeouts), statusCodes);
 }

@@ -11,6 +11,8 @@ interface CpuProfileNode {
 
 interface CpuProfile {
   nodes: CpuProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
 }
 
 export interface HotSpot {
@@ -33,13 +35,28 @@ function where(url: string, root: string): string {
   return path.startsWith(root) ? path.slice(root.length + 1) : path;
 }
 
-export function summarizeProfile(file: string, root: string, top = 20): ProfileSummary {
+/** Samples per node, leaving out the first `skipMs` of the profile (start-up, module loading, warm-up). */
+function hitsAfter(profile: CpuProfile, skipMs: number): Map<number, number> {
+  const hits = new Map<number, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  let elapsedUs = 0;
+  for (let i = 0; i < samples.length; i++) {
+    elapsedUs += deltas[i] ?? 0;
+    if (elapsedUs < skipMs * 1000) continue;
+    hits.set(samples[i]!, (hits.get(samples[i]!) ?? 0) + 1);
+  }
+  return hits;
+}
+
+export function summarizeProfile(file: string, root: string, skipMs = 0, top = 20): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const sampled = profile.samples ? hitsAfter(profile, skipMs) : null;
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
-    const hits = node.hitCount ?? 0;
+    const hits = sampled ? (sampled.get(node.id) ?? 0) : (node.hitCount ?? 0);
     const { functionName, url, lineNumber } = node.callFrame;
     if (!hits || functionName === '(idle)') continue;
     total += hits;
@@ -57,8 +74,9 @@ export function summarizeProfile(file: string, root: string, top = 20): ProfileS
   return { functions: rank(byFunction), packages: rank(byPackage) };
 }
 
-export function newestProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort();
+/** The main thread's profile (thread id 0 in the file name; tsx's loader thread writes its own). */
+export function mainThreadProfile(dir: string): string | null {
+  const files = readdirSync(dir).filter((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name)).sort();
   const last = files.at(-1);
   return last ? join(dir, last) : null;
 }

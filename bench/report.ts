@@ -24,6 +24,8 @@ export interface Machine {
   postgres: string;
   platform: string;
   date: string;
+  loadAverageAtStart: (number | null)[];
+  loadAverageAtEnd: (number | null)[];
 }
 
 export interface Target {
@@ -66,6 +68,7 @@ export function markdown(results: Results): string {
   const lines: string[] = [];
   lines.push('# Benchmark results', '');
   lines.push(`${m.date} · ${m.cpus} × ${m.cpuModel} · ${Math.round(m.memoryMb / 1024)} GB · Node ${m.node} · ${m.postgres}`, '');
+  lines.push(`Load average (1, 5, 15 min) at start ${m.loadAverageAtStart.join(', ')}, at end ${m.loadAverageAtEnd.join(', ')}: with other work on the machine, compare ratios from one run rather than absolute figures across runs.`, '');
   const settings = results.details.settings as Record<string, unknown> | undefined;
   if (settings) lines.push(`Settings: ${Object.entries(settings).map(([k, v]) => `${k} ${String(v)}`).join(', ')}.`, '');
   lines.push('## Gateway scenarios', '');

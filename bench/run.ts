@@ -5,19 +5,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AutocannonRequest } from 'autocannon';
-import { countersExact, queryOne, recreateDatabase, seedBase, submissionTotal, topUpSubmissions, type BenchDataset } from './dataset.js';
-import { freePort, load, readRss, readyOnHttp, readyOnListeningLine, sampleRss, startChild, type Child, type LoadResult } from './driver.js';
-import { newestProfile, summarizeProfile, type ProfileSummary } from './profile.js';
+import { BENCH_DB, countersExact, dropDatabase, queryOne, recreateDatabase, seedBase, submissionTotal, topUpSubmissions, type BenchDataset } from './dataset.js';
+import { freePort, load, mergeResults, readRss, readyOnHttp, readyOnListeningLine, sampleRss, startChild, type Child, type LoadResult } from './driver.js';
+import { mainThreadProfile, summarizeProfile, type ProfileSummary } from './profile.js';
 import { ratio, round, SCENARIOS, writeReport, type Results, type ScenarioName, type ScenarioResult, type Target } from './report.js';
 import { startSqlCounter } from './sql-counter.js';
 
 /**
- * `npm run bench`: builds the dataset on PostgreSQL, starts the gateway (production mode) and the
- * references as child processes, drives each scenario with autocannon over loopback, counts SQL
- * statements per request in a separate pass, and writes bench/results.{json,md,png,svg}.
+ * `npm run bench`: builds the dataset on PostgreSQL (database wg_bench at N submissions, plus
+ * wg_bench_n<size> for the two scaling sizes, dropped afterwards), starts the gateway (production
+ * mode) and the references as child processes, drives each scenario with autocannon over loopback
+ * (comparisons interleaved in slices), counts SQL statements per request in a separate pass through
+ * a wire-protocol proxy, and writes bench/results.{json,md,png,svg}.
  * Flags: --submissions N (100000), --duration S (10), --warmup S (3), --connections C (32),
  * --scaling 10000,1000000 | none, --profile forms-list,ingest (cpu profiles of the gateway),
- * --database-url URL (else DATABASE_URL, else the local server), --no-sql-count.
+ * --rounds R (3: slices per interleaved comparison), --database-url URL (else DATABASE_URL, else the
+ * local server), --no-sql-count, --count-requests N (200).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,6 +37,7 @@ const { values: flags } = parseArgs({
     'database-url': { type: 'string' },
     'no-sql-count': { type: 'boolean', default: false },
     'count-requests': { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 
@@ -47,6 +51,7 @@ const N = Math.round(positive('submissions', flags.submissions));
 const DURATION = positive('duration', flags.duration);
 const WARMUP = Number(flags.warmup) >= 0 ? Number(flags.warmup) : 3;
 const CONNECTIONS = Math.round(positive('connections', flags.connections));
+const ROUNDS = Math.round(positive('rounds', flags.rounds));
 const COUNT_REQUESTS = Math.round(positive('count-requests', flags['count-requests']));
 const SCALING = flags.scaling === 'none' ? [] : (flags.scaling ?? '').split(',').filter(Boolean).map((raw) => Math.round(positive('scaling', raw)));
 const [SCALE_LOW, SCALE_HIGH] = [SCALING[0] ?? null, SCALING[1] ?? null];
@@ -129,36 +134,75 @@ interface Measured extends LoadResult {
 const runs: Record<string, unknown>[] = [];
 const notes: string[] = [];
 
-async function measure(label: string, baseUrl: string, requests: AutocannonRequest[], pid: number | null): Promise<Measured | null> {
-  const check = await preflight(baseUrl, requests[0]!);
-  if (!check.ok) {
+interface LoadTarget {
+  label: string;
+  baseUrl: string;
+  /** Whose RSS to sample (the gateway's); null for references. */
+  pid: number | null;
+  /** Overrides the group's requests (another database, another key). */
+  requests?: AutocannonRequest[];
+}
+
+/**
+ * Measures targets on the same requests, interleaved: ROUNDS slices of DURATION / ROUNDS each, in
+ * turn (A B C A B C …), merged per target. Other work on a shared machine then weighs on every target
+ * alike instead of on whichever ran during a busy spell, which is what the ratios need.
+ */
+async function measureGroup(targets: LoadTarget[], requests: AutocannonRequest[]): Promise<Map<string, Measured | null>> {
+  const out = new Map<string, Measured | null>();
+  const live: LoadTarget[] = [];
+  for (const target of targets) {
+    const check = await preflight(target.baseUrl, (target.requests ?? requests)[0]!);
+    if (check.ok) {
+      live.push(target);
+      continue;
+    }
     const text = check.body.toString('utf8').slice(0, 300);
-    log(`${label}: preflight answered ${check.status}: ${text}`);
-    notes.push(`${label}: not measured, preflight answered ${check.status}: ${text}`);
-    runs.push({ label, error: `preflight ${check.status}`, body: text });
-    return null;
+    log(`${target.label}: preflight answered ${check.status}: ${text}`);
+    notes.push(`${target.label}: not measured, preflight answered ${check.status}: ${text}`);
+    runs.push({ label: target.label, error: `preflight ${check.status}`, body: text });
+    out.set(target.label, null);
   }
-  if (WARMUP > 0) await load({ url: baseUrl, connections: CONNECTIONS, duration: WARMUP, requests });
-  const stopSampling = sampleRss(pid);
-  const result = await load({ url: baseUrl, connections: CONNECTIONS, duration: DURATION, requests });
-  const rssMb = stopSampling();
-  const measured: Measured = { ...result, rssMb };
-  runs.push({
-    label,
-    reqPerSec: round(result.reqPerSec, 1),
-    p50Ms: round(result.p50Ms, 2),
-    p99Ms: round(result.p99Ms, 2),
-    meanMs: round(result.meanMs, 2),
-    ok: result.ok,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: result.statusCodes,
-    rssMb: round(rssMb, 1),
-  });
-  log(`${label}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${rssMb ? `, RSS ${rssMb.toFixed(0)} MB` : ''}${result.non2xx || result.errors ? `, non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`);
-  if (result.non2xx || result.errors || result.timeouts) notes.push(`${label}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)}), ${result.errors} errors, ${result.timeouts} timeouts`);
-  return measured;
+  if (WARMUP > 0) for (const target of live) await load({ url: target.baseUrl, connections: CONNECTIONS, duration: WARMUP, requests: target.requests ?? requests });
+  const rounds = live.length > 1 ? ROUNDS : 1;
+  const slices = new Map<string, LoadResult[]>(live.map((target) => [target.label, []]));
+  const rss = new Map<string, number | null>();
+  for (let round = 0; round < rounds; round++) {
+    for (const target of live) {
+      const stopSampling = sampleRss(target.pid);
+      slices.get(target.label)!.push(await load({ url: target.baseUrl, connections: CONNECTIONS, duration: DURATION / rounds, requests: target.requests ?? requests }));
+      const peak = stopSampling();
+      const before = rss.get(target.label) ?? null;
+      rss.set(target.label, peak === null ? before : Math.max(peak, before ?? 0));
+    }
+  }
+  for (const target of live) {
+    const result = mergeResults(slices.get(target.label)!);
+    const rssMb = rss.get(target.label) ?? null;
+    out.set(target.label, { ...result, rssMb });
+    runs.push({
+      label: target.label,
+      reqPerSec: round(result.reqPerSec, 1),
+      p50Ms: round(result.p50Ms, 2),
+      p99Ms: round(result.p99Ms, 2),
+      meanMs: round(result.meanMs, 2),
+      ok: result.ok,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      statusCodes: result.statusCodes,
+      rssMb: round(rssMb, 1),
+      slices: rounds,
+      sliceReqPerSec: slices.get(target.label)!.map((slice) => round(slice.reqPerSec, 1)),
+    });
+    log(`${target.label}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${rssMb ? `, RSS ${rssMb.toFixed(0)} MB` : ''}${result.non2xx || result.errors ? `, non-2xx ${result.non2xx}, errors ${result.errors}` : ''}`);
+    if (result.non2xx || result.errors || result.timeouts) notes.push(`${target.label}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)}), ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return out;
+}
+
+async function measure(label: string, baseUrl: string, requests: AutocannonRequest[], pid: number | null): Promise<Measured | null> {
+  return (await measureGroup([{ label, baseUrl, pid }], requests)).get(label) ?? null;
 }
 
 const GATEWAY_ENTRY = join(ROOT, 'src', 'main.ts');
@@ -223,13 +267,14 @@ const diff = (after: Record<string, number | null>, before: Record<string, numbe
   Object.fromEntries(Object.keys(after).map((key) => [key, after[key] === null || before[key] === null ? null : after[key]! - before[key]!]));
 
 async function main(): Promise<void> {
+  const loadAverageAtStart = os.loadavg().map((v) => round(v, 2));
   const secretKey = randomBytes(32).toString('base64');
   const scratch = mkdtempSync(join(os.tmpdir(), 'wg-bench-'));
   const gatewayExists = existsSync(GATEWAY_ENTRY);
   if (!gatewayExists) notes.push('src/main.ts does not exist yet: only the references were measured.');
 
   log(`dataset on ${new URL(SERVER_URL).host}: database wg_bench, ${N} submissions, scaling ${SCALING.join(', ') || 'off'}`);
-  const url = await recreateDatabase(SERVER_URL);
+  const url = await recreateDatabase(SERVER_URL, BENCH_DB);
   const dataset = await seedBase(url, Buffer.from(secretKey, 'base64'));
   const pgVersion = (await queryOne<{ version: string }>(url, 'SELECT version()'))?.version ?? 'unknown';
 
@@ -244,29 +289,31 @@ async function main(): Promise<void> {
   let peakRss: number | null = null;
 
   try {
+    const topUp = await topUpSubmissions(url, dataset, N);
+    loadTimes[String(N)] = Math.round(topUp.ms);
+    log(`submissions: ${await submissionTotal(url)} (${(topUp.ms / 1000).toFixed(1)} s)`);
     if (gatewayExists) {
       log('starting the gateway (npm start entry, NODE_ENV=production)');
       gateway = await startGateway(url, secretKey, join(scratch, 'gateway'));
-    }
-    const sizes = [...new Set([...SCALING, N])].sort((a, b) => a - b);
-    for (const size of sizes) {
-      const topUp = await topUpSubmissions(url, dataset, size);
-      loadTimes[String(size)] = Math.round(topUp.ms);
-      log(`submissions: ${await submissionTotal(url)} (+${topUp.added} in ${(topUp.ms / 1000).toFixed(1)} s)`);
-      const scalingKey = size === SCALE_LOW ? 'formsList10k' : size === SCALE_HIGH ? 'formsList1m' : null;
-      if (size === N) {
-        await mainStage(url, dataset, secretKey, gateway, scratch, { scenarios, refs, checks });
-        if (scalingKey) scaling[scalingKey] = scenarios.get('forms-list') ?? null;
-      } else if (scalingKey && gateway) {
-        scaling[scalingKey] = await measure(`gateway forms-list @ ${size}`, base(gateway), requestsFor('forms-list', dataset, dataset.apiKey), gateway.pid);
+      // One warm-up over every route before anything is measured.
+      for (const name of SCENARIOS) {
+        const requests = requestsFor(name, dataset, dataset.apiKey);
+        if ((await preflight(base(gateway), requests[0]!)).ok) await load({ url: base(gateway), connections: CONNECTIONS, duration: Math.max(1, WARMUP), requests });
       }
     }
+    await mainStage(url, dataset, secretKey, gateway, scratch, { scenarios, refs, checks });
     checks.countersExactAfterRun = await countersExact(url);
-    if (gateway) peakRss = readRss(gateway.pid)?.hwmMb ?? null;
-    if (gateway) await gateway.stop();
-    gateway = null;
-
+    if (gateway) {
+      peakRss = readRss(gateway.pid)?.hwmMb ?? null;
+      await gateway.stop();
+      gateway = null;
+    }
     if (!flags['no-sql-count']) await sqlPass(url, dataset, secretKey, gatewayExists, scratch, sql, sqlTexts);
+    if (gatewayExists && SCALE_LOW !== null && SCALE_HIGH !== null) {
+      const measured = await scalingStage(secretKey, scratch, loadTimes);
+      scaling.formsList10k = measured.low;
+      scaling.formsList1m = measured.high;
+    }
     for (const name of PROFILE) if (gatewayExists) profiles[name] = await profilePass(name, url, dataset, secretKey, scratch);
   } finally {
     if (gateway) await gateway.stop();
@@ -319,6 +366,9 @@ async function main(): Promise<void> {
       postgres: pgVersion.split(',')[0] ?? pgVersion,
       platform: `${os.platform()} ${os.release()} ${os.arch()}`,
       date: new Date().toISOString(),
+      // Other work on the machine moves every figure: the 1-, 5- and 15-minute load averages.
+      loadAverageAtStart,
+      loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)),
     },
     scenarios: scenarioResults,
     references: {
@@ -415,32 +465,89 @@ async function mainStage(
     writeFileSync(bodyFile, reference);
     bare = await startReference('bare', url, secretKey, bodyFile);
 
-    const list = requestsFor('forms-list', dataset, key);
-    if (gateway) out.scenarios.set('forms-list', await measure('gateway forms-list', base(gateway), list, gateway.pid));
-    out.refs.handwrittenCounters = await measure('handwritten-counters forms-list', base(counters), list, counters.pid);
-    out.refs.handwritten = await measure('handwritten forms-list', base(handwritten), list, handwritten.pid);
-    out.refs.bare = await measure('bare forms-list', base(bare), list, bare.pid);
+    const list = await measureGroup(
+      [
+        ...(gateway ? [{ label: 'gateway forms-list', baseUrl: base(gateway), pid: gateway.pid }] : []),
+        { label: 'handwritten-counters forms-list', baseUrl: base(counters), pid: null },
+        { label: 'handwritten forms-list', baseUrl: base(handwritten), pid: null },
+        { label: 'bare forms-list', baseUrl: base(bare), pid: null },
+      ],
+      requestsFor('forms-list', dataset, key),
+    );
+    if (gateway) out.scenarios.set('forms-list', list.get('gateway forms-list') ?? null);
+    out.refs.handwrittenCounters = list.get('handwritten-counters forms-list') ?? null;
+    out.refs.handwritten = list.get('handwritten forms-list') ?? null;
+    out.refs.bare = list.get('bare forms-list') ?? null;
     await bare.stop();
     bare = null;
     if (gateway) {
       for (const name of ['submissions-list', 'order-get', 'graphql-dashboard'] as const) {
         out.scenarios.set(name, await measure(`gateway ${name}`, base(gateway), requestsFor(name, dataset, key), gateway.pid));
       }
-      const before = await jobCounts(url);
-      const measured = await measure('gateway ingest', base(gateway), requestsFor('ingest', dataset, key), gateway.pid);
-      out.scenarios.set('ingest', measured);
-      // Let in-flight transactions settle before counting what they wrote.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      out.checks.gatewayIngestWrites = { ...diff(await jobCounts(url), before), note: 'rows added during the gateway ingest run, warm-up and preflight included' };
     }
     await counters.stop();
+    // Ingest, interleaved like the list: the gateway's pipeline against the hand-written transaction.
     const before = await jobCounts(url);
-    out.refs.handwrittenIngest = await measure('handwritten ingest', base(handwritten), requestsFor('ingest', dataset, key), handwritten.pid);
-    out.checks.handwrittenIngestWrites = diff(await jobCounts(url), before);
+    const ingest = await measureGroup(
+      [
+        ...(gateway ? [{ label: 'gateway ingest', baseUrl: base(gateway), pid: gateway.pid }] : []),
+        { label: 'handwritten ingest', baseUrl: base(handwritten), pid: null },
+      ],
+      requestsFor('ingest', dataset, key),
+    );
+    if (gateway) out.scenarios.set('ingest', ingest.get('gateway ingest') ?? null);
+    out.refs.handwrittenIngest = ingest.get('handwritten ingest') ?? null;
+    // Let in-flight transactions settle before counting what they wrote.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const added = diff(await jobCounts(url), before);
+    const gatewaySubmissions = typeof added.submissions === 'number' && typeof added.outbox === 'number' ? added.submissions - added.outbox : null;
+    out.checks.ingestWrites = {
+      ...added,
+      gatewaySubmissions,
+      // Each gateway submission must have enqueued its webhook job (forms carry a webhookUrl); the
+      // hand-written ones wrote one outbox row each.
+      everyGatewaySubmissionHasItsWebhookJob: gatewaySubmissions !== null && added.webhookDeliveries === gatewaySubmissions,
+      note: 'rows added during both ingest runs (preflights and warm-ups included); hand-written rows are the outbox rows',
+    };
   } finally {
     await bare?.stop();
     await counters.stop();
     await handwritten.stop();
+  }
+}
+
+/**
+ * The forms list at two data sizes, each in its own database with its own gateway process, measured
+ * interleaved (A B A B) so that the ratio reflects the data, not the machine's load at the time.
+ */
+async function scalingStage(secretKey: string, scratch: string, loadTimes: Record<string, number>): Promise<{ low: Measured | null; high: Measured | null }> {
+  const sizes = [SCALE_LOW!, SCALE_HIGH!];
+  const gateways: Child[] = [];
+  const databases: string[] = [];
+  try {
+    const targets: { size: number; dataset: BenchDataset; gateway: Child }[] = [];
+    for (const size of sizes) {
+      const name = `${BENCH_DB}_n${size}`;
+      const url = await recreateDatabase(SERVER_URL, name);
+      databases.push(name);
+      const dataset = await seedBase(url, Buffer.from(secretKey, 'base64'));
+      const topUp = await topUpSubmissions(url, dataset, size);
+      loadTimes[String(size)] = Math.round(topUp.ms);
+      log(`scaling database ${name}: ${size} submissions (${(topUp.ms / 1000).toFixed(1)} s)`);
+      const gateway = await startGateway(url, secretKey, join(scratch, `gateway-${size}`));
+      gateways.push(gateway);
+      targets.push({ size, dataset, gateway });
+    }
+    const results = new Map<number, Measured | null>();
+    const list = await measureGroup(
+      targets.map((t) => ({ label: `gateway forms-list @ ${t.size}`, baseUrl: base(t.gateway), pid: t.gateway.pid, requests: requestsFor('forms-list', t.dataset, t.dataset.apiKey) })),
+      [],
+    );
+    for (const t of targets) results.set(t.size, list.get(`gateway forms-list @ ${t.size}`) ?? null);
+    return { low: results.get(sizes[0]!) ?? null, high: results.get(sizes[1]!) ?? null };
+  } finally {
+    for (const gateway of gateways) await gateway.stop();
+    for (const name of databases) await dropDatabase(SERVER_URL, name);
   }
 }
 
@@ -502,19 +609,24 @@ async function profilePass(name: ScenarioName, url: string, dataset: BenchDatase
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`profiling the gateway on ${name} (--cpu-prof into bench/profiles/${name})`);
+  const spawned = performance.now();
   const gateway = await startGateway(url, secretKey, join(scratch, `gateway-prof-${name}`), ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  let skipMs = 0;
   try {
     const requests = requestsFor(name, dataset, dataset.apiKey);
+    await load({ url: base(gateway), connections: CONNECTIONS, duration: Math.max(WARMUP, 2), requests });
+    // Only the steady state counts: start-up, module loading and warm-up are left out of the summary.
+    skipMs = performance.now() - spawned;
     await load({ url: base(gateway), connections: CONNECTIONS, duration: Math.max(DURATION, 5), requests });
   } finally {
     await gateway.stop();
   }
-  const file = newestProfile(dir);
+  const file = mainThreadProfile(dir);
   if (!file) {
     notes.push(`profile ${name}: no .cpuprofile written (the gateway must exit normally on SIGTERM for --cpu-prof to write it)`);
     return null;
   }
-  return summarizeProfile(file, ROOT.replace(/\/$/, ''));
+  return summarizeProfile(file, ROOT.replace(/\/$/, ''), skipMs);
 }
 
 main().then(
