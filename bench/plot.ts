@@ -88,8 +88,8 @@ const formatValue = (value: number | null, unit: string): string => {
 /** Lays out the panels as shapes: one row per bar, labels on the left, values after the bars. */
 function layout(title: string, subtitle: string, panels: Panel[]): { width: number; height: number; shapes: Shape[] } {
   const width = 1000;
-  const labelWidth = 300;
-  const barMax = 520;
+  const labelWidth = 340;
+  const barMax = 470;
   const rowHeight = 22;
   const shapes: Shape[] = [];
   let y = 16;
@@ -101,12 +101,22 @@ function layout(title: string, subtitle: string, panels: Panel[]): { width: numb
     y += 10;
     shapes.push({ kind: 'text', x: 16, y, text: panel.title, color: COLORS.text, scale: 2 });
     y += 26;
-    const max = Math.max(1e-9, ...panel.bars.map((bar) => (bar.value !== null && Number.isFinite(bar.value) ? bar.value : 0)));
+    const values = panel.bars.map((bar) => (bar.value !== null && Number.isFinite(bar.value) ? bar.value : 0)).sort((a, b) => b - a);
+    // One bar far above the rest (the bare ceiling) would flatten every other: scale to the runner-up
+    // and draw the outlier broken.
+    const [first = 0, second = 0] = values;
+    const max = Math.max(1e-9, first > 4 * second && second > 0 ? second * 1.1 : first);
     const top = y;
     for (const bar of panel.bars) {
       shapes.push({ kind: 'text', x: 16, y: y + 4, text: bar.label, color: COLORS.text, scale: 2 });
-      const length = bar.value !== null && Number.isFinite(bar.value) ? Math.max(1, Math.round((bar.value / max) * barMax)) : 0;
+      const value = bar.value !== null && Number.isFinite(bar.value) ? bar.value : null;
+      const broken = value !== null && value > max;
+      const length = value === null ? 0 : broken ? barMax : Math.max(1, Math.round((value / max) * barMax));
       if (length > 0) shapes.push({ kind: 'rect', x: labelWidth, y: y + 2, w: length, h: rowHeight - 6, color: COLORS[bar.kind] });
+      if (broken) {
+        shapes.push({ kind: 'rect', x: labelWidth + barMax - 40, y: y + 2, w: 4, h: rowHeight - 6, color: COLORS.bg });
+        shapes.push({ kind: 'rect', x: labelWidth + barMax - 30, y: y + 2, w: 4, h: rowHeight - 6, color: COLORS.bg });
+      }
       shapes.push({ kind: 'text', x: labelWidth + length + 8, y: y + 4, text: formatValue(bar.value, panel.unit), color: COLORS.muted, scale: 2 });
       y += rowHeight;
     }
