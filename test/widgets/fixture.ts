@@ -33,7 +33,7 @@ export function widgetsSite(overrides: Partial<SiteFixture> = {}): SiteFixture {
           slotDisplay: `Slot ${i}`,
           inviteeTimezone: 'Europe/London',
           status,
-          customFields: i === 0 ? { company: 'Acme' } : {},
+          customFields: i === 0 ? { company: 'Acme' } : ({} as Record<string, string>),
           videoCallUrl: i === 0 ? 'https://meet.example/x' : null,
           cancellationToken: 'cancel-token',
           providerEventId: 'provider-event',

@@ -178,6 +178,12 @@ describe('GET /v1/calendar-widgets/{id}/bookings', () => {
     expect(none.body).toStrictEqual(empty);
   });
 
+  it('keeps the bookings of an archived widget readable, like an archived form’s submissions', async () => {
+    const res = await t.request('GET', `/v1/calendar-widgets/${cal('gone').id}/bookings`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual(empty);
+  });
+
   it('answers another account’s widget like an absent one: 404 calendar_widget', async () => {
     await expectIdentical404((id) => `/v1/calendar-widgets/${id}/bookings`, other.calendarWidgets.theirs!.id, 'calendar_widget');
   });
