@@ -1,11 +1,14 @@
 import type { Database } from '../db.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PhiCipher } from '../services/phi-crypto.service.js';
 import type { KeyHasher } from '../services/secrets.service.js';
 
 export interface CliContext {
   db: Database;
   prisma: PrismaClient;
   hasher: KeyHasher;
+  /** Seals imported submissions of PHI forms, with the server's own key. */
+  phi: PhiCipher;
   /** Migrations this run applied before acting. */
   applied: string[];
 }

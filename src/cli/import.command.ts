@@ -24,5 +24,5 @@ export async function importCommand(args: string[]): Promise<Action> {
     throw new CliError('invalid_json', `${file} is not valid JSON`);
   }
   parseFixture(fixture);
-  return ({ prisma, hasher }) => importFixture(prisma, hasher, fixture);
+  return ({ prisma, hasher, phi }) => importFixture(prisma, hasher, fixture, { sealFormData: (formData) => phi.encrypt(formData) });
 }

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from '../config.js';
 import { DataDirLockedError, openDatabase, type Database } from '../db.js';
 import { AppError, type FieldProblem } from '../errors.js';
 import { migrate } from '../services/migrations.service.js';
+import { PhiCipher } from '../services/phi-crypto.service.js';
 import { KeyHasher } from '../services/secrets.service.js';
 import { ACCOUNTS_USAGE, accountsCommand } from './accounts.command.js';
 import { CliError, usageError } from './cli-error.js';
@@ -70,7 +71,7 @@ async function run(argv: string[]): Promise<unknown> {
   try {
     // Same schema as the server would see: pending migrations first, whatever the command.
     const applied = await migrate(db);
-    return await action({ db, prisma: db.prisma, hasher: new KeyHasher(config.secretKey), applied });
+    return await action({ db, prisma: db.prisma, hasher: new KeyHasher(config.secretKey), phi: new PhiCipher(config.secretKey), applied });
   } finally {
     await db.close();
   }

@@ -210,8 +210,8 @@ export interface ImportResult {
 
 export interface ImportOptions {
   /**
-   * Seals the formData of submissions to PHI forms (decisions §4: stored encrypted). Without it such
-   * submissions keep plain formData; the PHI service passes its encrypter once it exists.
+   * Seals the formData of submissions to PHI forms (decisions §4: stored encrypted); required when the fixture
+   * has any, so PHI never lands in plain text by omission.
    */
   sealFormData?: (formData: Prisma.InputJsonObject) => { ciphertext: Uint8Array<ArrayBuffer>; keyId: string };
 }
@@ -396,6 +396,7 @@ async function writeFixture(
   const submissions = forms.flatMap(({ spec, a }, f) => (spec.submissions ?? []).map((sub) => ({ sub, form: spec, a, f })));
   const submissionIds = await insertAll(
     submissions.map(({ sub, form, a, f }) => {
+      if (form.phi && !options.sealFormData) throw new Error('Submissions of PHI forms are stored encrypted: pass sealFormData');
       const sealed = form.phi && options.sealFormData ? options.sealFormData(json(sub.formData)) : null;
       return {
         accountId: idAt(accountIds, a),

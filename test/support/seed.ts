@@ -9,16 +9,18 @@ import {
   type ImportResult,
   type SiteFixture,
 } from '../../src/services/fixtures.service.js';
+import { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { KeyHasher } from '../../src/services/secrets.service.js';
 import { SCOPES } from '../../src/scopes.js';
 
 /** The SECRET_KEY of every test: an app under test must be built with it for seeded keys to authenticate. */
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
 export const testHasher = new KeyHasher(TEST_SECRET_KEY);
+export const testPhi = new PhiCipher(TEST_SECRET_KEY);
 
 /** Every test builds its data through the one import path the CLI uses (decisions §3). */
 export function seed(db: Pick<Database, 'prisma'>, fixture: Fixture, options?: ImportOptions): Promise<ImportResult> {
-  return importFixture(db.prisma, testHasher, fixture, options);
+  return importFixture(db.prisma, testHasher, fixture, { sealFormData: (formData) => testPhi.encrypt(formData), ...options });
 }
 
 export function formFixture(overrides: Partial<FormFixture> = {}): FormFixture {

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import { createTestApp, type TestApp, type TestResponse } from '../support/app.js';
+import { accountFixture, formFixture, seed, siteFixture } from '../support/seed.js';
+
+let t: TestApp;
+let acme: ImportedAccount;
+let key: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+beforeEach(async () => {
+  await t.db.truncate();
+  const result = await seed(t.db, {
+    accounts: [
+      accountFixture({
+        plan: 'business',
+        sites: [
+          siteFixture({
+            forms: Array.from({ length: 100 }, (_, i) => formFixture({ ref: `f${i}`, name: `Form ${i}`, submissions: Array.from({ length: 7 }, (_, j) => ({ formData: { n: j } })) })),
+          }),
+          siteFixture({ ref: 'second', domain: 'second.example', forms: [] }),
+        ],
+      }),
+    ],
+  });
+  acme = result.accounts.acme!;
+  key = acme.apiKeys.full!.key;
+});
+
+/** The GraphQL error as the v1 REST body would show it. */
+const asRestBody = (res: TestResponse) => {
+  const { message, extensions } = res.body.errors[0];
+  const { http: _http, ...context } = extensions;
+  return { error: message, ...context };
+};
+
+const CREATE = 'mutation($input: CreateFormInput!) { createForm(input: $input) { id name type domain { id domain } fields { id type label } } }';
+
+describe('forms over GraphQL', () => {
+  it('fails createForm exactly like POST /v1/forms: domain_required with candidates, validation_failed with fields', async () => {
+    const fields = [{ type: 'text', label: 'Name' }];
+    for (const input of [{ name: 'x', fields }, { name: '', fields }, { name: 'x', fields: [] }, { name: 'x', fields, type: 'wizard' }]) {
+      const rest = await t.request('POST', '/v1/forms', { key, body: input });
+      const gql = await t.graphql(CREATE, { input }, key);
+      expect(gql.status).toBe(200);
+      expect(asRestBody(gql), JSON.stringify(input)).toStrictEqual(rest.body);
+    }
+  });
+
+  it('creates, updates and archives through the same services as REST', async () => {
+    const created = await t.graphql(CREATE, { input: { name: 'G', fields: [{ id: 'a', type: 'text', label: 'A' }], domainId: acme.sites.second!.id } }, key);
+    const form = created.body.data.createForm;
+    expect(form).toStrictEqual({ id: expect.any(Number), name: 'G', type: 'standard', domain: { id: acme.sites.second!.id, domain: 'second.example' }, fields: [{ id: 'a', type: 'text', label: 'A' }] });
+    const rest = await t.request('GET', `/v1/forms/${form.id}`, { key });
+    expect(rest.body).toMatchObject({ id: form.id, name: 'G' });
+    const renamed = await t.graphql('mutation($id: Int!) { updateForm(id: $id, input: { name: "H" }) { name } }', { id: form.id }, key);
+    expect(renamed.body.data.updateForm).toStrictEqual({ name: 'H' });
+    await t.graphql('mutation($id: Int!) { archiveForm(id: $id) }', { id: form.id }, key);
+    expect((await t.request('GET', `/v1/forms/${form.id}`, { key })).status).toBe(404);
+  });
+
+  it('serves the dashboard query (100 forms, counts, domains, latest 5 submissions) in a constant number of statements', async () => {
+    await t.graphql('{ forms(limit: 1) { pagination { total } } }', {}, key); // first use writes lastUsedAt once
+    t.db.resetQueryCount();
+    const res = await t.graphql(
+      '{ forms(limit: 100) { data { id name submissionCount domain { domain } latestSubmissions(limit: 5) { id createdAt } } pagination { total } } }',
+      {},
+      key,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.forms.data).toHaveLength(100);
+    expect(res.body.data.forms.data[0].submissionCount).toBe(7);
+    expect(res.body.data.forms.data[0].latestSubmissions).toHaveLength(5);
+    // key lookup + count + forms + domains + one lateral join for all latest submissions
+    expect(t.db.queries.length).toBeLessThanOrEqual(5);
+  });
+});
