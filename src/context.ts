@@ -5,6 +5,7 @@ import type { Plan } from './generated/prisma/client.js';
 import type { Scope } from './scopes.js';
 import type { RateLimitStore } from './services/rate-limit.service.js';
 import type { KeyHasher } from './services/secrets.service.js';
+import type { OutboundFetcher } from './services/outbound-fetch.service.js';
 import type { PhiCipher } from './services/phi-crypto.service.js';
 import { createLoaders, type Loaders } from './schema/loaders.js';
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   hasher: KeyHasher;
   phi: PhiCipher;
   rateLimits: RateLimitStore;
+  /** The one way out to customers' URLs (SSRF rules). */
+  fetcher: OutboundFetcher;
 }
 
 export interface ApiKeyViewer {

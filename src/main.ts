@@ -4,6 +4,7 @@ import { DataDirLockedError, openDatabase } from './db.js';
 import { closeServer, createHttpServer } from './server.js';
 import { createDemoData, isDatabaseEmpty, type DemoData } from './services/demo.service.js';
 import { startJobQueue } from './services/jobs.service.js';
+import { createOutboundFetcher } from './services/outbound-fetch.service.js';
 import { migrate } from './services/migrations.service.js';
 import { PhiCipher } from './services/phi-crypto.service.js';
 import { createRateLimitStore } from './services/rate-limit.service.js';
@@ -30,9 +31,10 @@ async function main(): Promise<void> {
   const hasher = new KeyHasher(config.secretKey);
   const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
   const queue = await startJobQueue({ db, databaseUrl: config.databaseUrl });
-  const worker = config.workersInProcess ? await startWorker({ config, db, queue }) : null;
+  const fetcher = createOutboundFetcher(config);
+  const worker = config.workersInProcess ? await startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = createRateLimitStore(config);
-  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits });
+  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher });
   const server = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

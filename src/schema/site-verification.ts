@@ -1,6 +1,4 @@
-import type { Config } from '../config.js';
 import { requireSiteViewer } from '../context.js';
-import { createOutboundFetcher, type OutboundFetcher } from '../services/outbound-fetch.service.js';
 import type { VerificationInstructions, VerificationStatus } from '../services/verification-status.js';
 import { attemptWpPluginVerification, getVerificationStatus, type AttemptResult } from '../services/verification.service.js';
 import { builder } from './builder.js';
@@ -9,17 +7,6 @@ import { builder } from './builder.js';
  * Site verification for the site-builder plugin (site key only): the status with its instructions, and the
  * wp_plugin attempt. The REST routes GET /site-verification and POST /site-verification/attempt run these.
  */
-
-/** One fetcher per configuration: it holds no connections between calls, only the parsed test widening. */
-const fetchers = new WeakMap<Config, OutboundFetcher>();
-function fetcherFor(config: Config): OutboundFetcher {
-  let fetcher = fetchers.get(config);
-  if (!fetcher) {
-    fetcher = createOutboundFetcher(config);
-    fetchers.set(config, fetcher);
-  }
-  return fetcher;
-}
 
 const VerificationMethodEnum = builder.enumType('VerificationMethod', {
   values: ['dns_txt', 'meta_tag', 'wp_plugin'] as const,
@@ -97,6 +84,6 @@ builder.mutationFields((t) => ({
     description: 'Runs the wp_plugin check (the only method this can trigger); fails with wp_plugin_fetch_failed and per-path attempts',
     authScopes: { siteKey: true },
     resolve: (_root, _args, context) =>
-      attemptWpPluginVerification(context.deps.db.prisma, fetcherFor(context.deps.config), requireSiteViewer(context).siteId),
+      attemptWpPluginVerification(context.deps.db.prisma, context.deps.fetcher, requireSiteViewer(context).siteId),
   }),
 }));

@@ -5,6 +5,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/context.js';
 import { startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
+import { createOutboundFetcher } from '../../src/services/outbound-fetch.service.js';
 import { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/services/rate-limit.service.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -59,6 +60,7 @@ export async function createTestApp(options: { db?: TestDatabase; rateLimits?: R
     hasher: testHasher,
     phi: new PhiCipher(TEST_SECRET_KEY),
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
+    fetcher: createOutboundFetcher(config),
   };
   const app = createApp(deps);
 
