@@ -295,6 +295,7 @@ async function main(): Promise<void> {
     if (gatewayExists) {
       log('starting the gateway (npm start entry, NODE_ENV=production)');
       gateway = await startGateway(url, secretKey, join(scratch, 'gateway'));
+      checks.gatewayIdleRssMb = round(readRss(gateway.pid)?.rssMb, 1);
       // One warm-up over every route before anything is measured.
       for (const name of SCENARIOS) {
         const requests = requestsFor(name, dataset, dataset.apiKey);
