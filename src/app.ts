@@ -3,6 +3,8 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import { createRequestContext, type AppDeps, type RequestContext } from './context.js';
 import { AppError } from './errors.js';
+import { createFieldRateLimiter } from './services/field-rate-limit.js';
+import { RedisRateLimitStore } from './services/rate-limit.service.js';
 import { errorResponse, jsonResponse, createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
@@ -41,6 +43,10 @@ export function createApp(deps: AppDeps): App {
   const operations = loadOperations(schema);
   const rest = createRestFacade(schema, operations, routes);
   const openapi = JSON.stringify(buildOpenApi(routes));
+  const limitField = createFieldRateLimiter<RequestContext>({
+    identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
+    redis: deps.rateLimits instanceof RedisRateLimitStore ? deps.rateLimits.client : null,
+  });
 
   const yoga = createYoga<GraphQLServerContext>({
     schema,
@@ -80,7 +86,7 @@ export function createApp(deps: AppDeps): App {
     async fetch(request) {
       const started = performance.now();
       const incoming = request.headers.get('x-request-id');
-      const context = createRequestContext(deps, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+      const context = createRequestContext(deps, limitField, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
       let response: Response;
       try {
         response = await route(request, context);

@@ -5,6 +5,7 @@ import type { Plan } from './generated/prisma/client.js';
 import type { Scope } from './scopes.js';
 import type { RateLimitStore } from './services/rate-limit.service.js';
 import type { KeyHasher } from './services/secrets.service.js';
+import type { LimitField } from './services/field-rate-limit.js';
 import type { OutboundFetcher } from './services/outbound-fetch.service.js';
 import type { PhiCipher } from './services/phi-crypto.service.js';
 import { createLoaders, type Loaders } from './schema/loaders.js';
@@ -52,12 +53,14 @@ export interface RequestContext {
   /** Request-scoped, so a batch never mixes two viewers' data. */
   loaders: Loaders;
   log: LogFields;
+  /** Small per-field limits on abusable GraphQL fields (graphql-rate-limit), shared by both transports. */
+  limitField: LimitField<RequestContext>;
   /** Headers every response to this request carries (rate-limit headers once that step has run). */
   responseHeaders: Record<string, string>;
 }
 
-export function createRequestContext(deps: AppDeps, requestId: string = randomUUID()): RequestContext {
-  const context: RequestContext = { deps, viewer: null, requestId, loaders: undefined as unknown as Loaders, log: {}, responseHeaders: {} };
+export function createRequestContext(deps: AppDeps, limitField: LimitField<RequestContext>, requestId: string = randomUUID()): RequestContext {
+  const context: RequestContext = { deps, viewer: null, requestId, loaders: undefined as unknown as Loaders, log: {}, responseHeaders: {}, limitField };
   context.loaders = createLoaders(context);
   return context;
 }

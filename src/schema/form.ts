@@ -82,6 +82,9 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
   }),
 });
 
+/** Creating forms is rare and each one holds a plan slot: a burst is a runaway script, not a dashboard. */
+export const CREATE_FORM_LIMIT = { max: 30, window: '1m' } as const;
+
 /** GraphQL leaves absent input fields out; drop explicit nulls the v1 body rules do not allow. */
 const withoutNulls = (input: object, keep: string[] = []): Record<string, unknown> =>
   Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || keep.includes(key)));
@@ -113,8 +116,10 @@ builder.mutationFields((t) => ({
     type: 'Form',
     authScopes: { scope: 'write:forms' },
     args: { input: t.arg({ type: CreateFormInput, required: true }) },
-    resolve: (_query, _root, args, context) =>
-      createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, parseCreateFormInput(withoutNulls(args.input, ['webhookUrl']))),
+    resolve: async (_query, root, args, context, info) => {
+      await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
+      return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, parseCreateFormInput(withoutNulls(args.input, ['webhookUrl'])));
+    },
   }),
   updateForm: t.prismaField({
     type: 'Form',

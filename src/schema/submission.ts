@@ -1,7 +1,7 @@
 import type { Submission } from '../generated/prisma/client.js';
 import { requireApiKeyViewer } from '../context.js';
 import { normalizePagination } from '../services/pagination.js';
-import { getSubmissionOrThrow, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../services/submissions.service.js';
+import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../services/submissions.service.js';
 import type { RequestContext } from '../context.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef } from './pagination.js';
@@ -23,6 +23,13 @@ export const SubmissionRef = builder.objectRef<Submission>('Submission').impleme
 
 const SubmissionPage = pageRef('SubmissionPage', SubmissionRef);
 
+const DailyCountRef = builder.objectRef<DailyCount>('DailyCount').implement({
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'UTC day, YYYY-MM-DD' }),
+    count: t.exposeInt('count'),
+  }),
+});
+
 const IngestResultRef = builder.objectRef<{ submission: Submission; replayed: boolean }>('IngestResult').implement({
   fields: (t) => ({
     submission: t.field({ type: SubmissionRef, resolve: (result) => result.submission }),
@@ -39,6 +46,14 @@ builder.queryFields((t) => ({
     args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
       listFormSubmissions(context.deps.db.prisma, readerOf(context), args.formId, normalizePagination(args.page, args.limit)),
+  }),
+  submissionDailyCounts: t.field({
+    type: [DailyCountRef],
+    description: 'Submissions per UTC day in [from, to), zeros included (at most 366 days), for dashboards',
+    authScopes: { scope: 'read:submissions' },
+    args: { formId: t.arg.int({ required: true }), from: t.arg({ type: 'DateTime', required: true }), to: t.arg({ type: 'DateTime', required: true }) },
+    resolve: (_root, args, context) =>
+      dailySubmissionCounts(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.formId, args.from, args.to),
   }),
   submission: t.field({
     type: SubmissionRef,

@@ -59,6 +59,36 @@ export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader,
   return submission;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const MAX_STATS_DAYS = 366;
+
+export interface DailyCount {
+  date: string;
+  count: number;
+}
+
+/**
+ * Submissions per UTC day of [from, to), every day present (zeros included), in ONE statement. Another account's
+ * form simply counts nothing, like an absent one.
+ */
+export async function dailySubmissionCounts(prisma: PrismaClient, accountId: number, formId: number, from: Date, to: Date): Promise<DailyCount[]> {
+  const start = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  const days = Math.ceil((to.getTime() - start.getTime()) / DAY_MS);
+  if (!(to > from) || days > MAX_STATS_DAYS) {
+    throw new AppError('validation_failed', { fields: [{ field: 'to', message: `must be after from, at most ${MAX_STATS_DAYS} days later` }] });
+  }
+  const rows = await prisma.$queryRaw<DailyCount[]>`
+    SELECT to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD') AS "date", count(*)::int AS "count"
+    FROM "Submission"
+    WHERE "formId" = ${formId} AND "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+    GROUP BY 1`;
+  const byDate = new Map(rows.map((row) => [row.date, row.count]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    return { date, count: byDate.get(date) ?? 0 };
+  });
+}
+
 /** Ingest rule 1 and the decided limits; `used` is the UTF-8 byte length of the serialized formData. */
 export function assertFormDataWithinLimits(formData: unknown): asserts formData is Record<string, unknown> {
   if (!isPlainObject(formData)) {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/services/fixtures.service.js';
 import { createTestApp, type TestApp, type TestResponse } from '../support/app.js';
-import { accountFixture, formFixture, seed, siteFixture } from '../support/seed.js';
+import { issueApiKey } from '../../src/services/api-keys.service.js';
+import { accountFixture, formFixture, seed, siteFixture, testHasher } from '../support/seed.js';
 
 let t: TestApp;
 let acme: ImportedAccount;
@@ -76,5 +77,52 @@ describe('forms over GraphQL', () => {
     expect(res.body.data.forms.data[0].latestSubmissions).toHaveLength(5);
     // key lookup + count + forms + domains + one lateral join for all latest submissions
     expect(t.db.queries.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('submissionDailyCounts', () => {
+  it('counts per UTC day with zeros, in one statement after authentication, and nothing for another account’s form', async () => {
+    const form = await t.db.prisma.form.create({
+      data: { accountId: acme.id, siteId: acme.sites.main!.id, name: 'Stats', fields: [] },
+    });
+    const at = (iso: string) => ({ accountId: acme.id, formId: form.id, formData: {}, createdAt: new Date(iso) });
+    await t.db.prisma.submission.createMany({
+      data: [at('2026-03-01T00:00:00.000Z'), at('2026-03-01T23:59:59.999Z'), at('2026-03-03T12:00:00.000Z'), at('2026-03-04T00:00:00.000Z')],
+    });
+    const query = 'query($f: Int!, $from: DateTime!, $to: DateTime!) { submissionDailyCounts(formId: $f, from: $from, to: $to) { date count } }';
+    await t.graphql('{ forms(limit: 1) { pagination { total } } }', {}, key);
+    t.db.resetQueryCount();
+    const res = await t.graphql(query, { f: form.id, from: '2026-03-01T00:00:00.000Z', to: '2026-03-04T00:00:00.000Z' }, key);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    expect(res.body.data.submissionDailyCounts).toStrictEqual([
+      { date: '2026-03-01', count: 2 },
+      { date: '2026-03-02', count: 0 },
+      { date: '2026-03-03', count: 1 },
+    ]);
+    expect(t.db.queries).toHaveLength(2);
+    const other = await seed(t.db, { accounts: [accountFixture({ ref: 'other', sites: [siteFixture({ domain: 'o.example', forms: [] })] })] });
+    const foreign = await t.graphql(query, { f: form.id, from: '2026-03-01T00:00:00.000Z', to: '2026-03-02T00:00:00.000Z' }, other.accounts.other!.apiKeys.full!.key);
+    expect(foreign.body.data.submissionDailyCounts).toStrictEqual([{ date: '2026-03-01', count: 0 }]);
+    const tooLong = await t.graphql(query, { f: form.id, from: '2025-01-01T00:00:00.000Z', to: '2026-03-02T00:00:00.000Z' }, key);
+    expect(tooLong.body.errors[0].extensions.code).toBe('validation_failed');
+  });
+});
+
+describe('createForm per-field limit', () => {
+  it('refuses a burst of creations with the same 429 shape over REST and GraphQL', async () => {
+    // A key of its own: the limiter's window outlives the truncation between tests, and ids restart.
+    const { key } = await issueApiKey(t.db.prisma, testHasher, { accountId: acme.id, scopes: ['write:forms'] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      statuses.push((await t.request('POST', '/v1/forms', { key, body: { name: `f${i}`, fields: [{ type: 'text', label: 'L' }], domainId: acme.sites.second!.id } })).status);
+    }
+    expect(statuses.filter((s) => s !== 201)).toEqual([]);
+    const rest = await t.request('POST', '/v1/forms', { key, body: { name: 'more', fields: [{ type: 'text', label: 'L' }], domainId: acme.sites.second!.id } });
+    expect(rest.status).toBe(429);
+    expect(rest.body).toStrictEqual({ error: expect.any(String), code: 'rate_limited', retryAfter: Number(rest.headers.get('retry-after')) });
+    const gql = await t.graphql(CREATE, { input: { name: 'more', fields: [{ type: 'text', label: 'L' }], domainId: acme.sites.second!.id } }, key);
+    expect(gql.status).toBe(429);
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'rate_limited', retryAfter: expect.any(Number) });
+    expect(await t.db.prisma.form.count({ where: { siteId: acme.sites.second!.id } })).toBe(30);
   });
 });
