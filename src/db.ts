@@ -1,10 +1,9 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export type Prisma = PrismaClient;
@@ -94,6 +93,9 @@ function pgliteSession(db: PGlite): SqlSession {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server closed (restart, failover, admin termination) is dropped by the pool and
+    // replaced on the next checkout; without a listener its 'error' event would crash the process.
+    pool.on('error', () => {});
     const prisma = createClient(new PrismaPg(pool), options.onQuery);
     return {
       prisma,
@@ -125,6 +127,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     try {
       const dir = pgliteDir(options.dataDir);
       if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+      // Loaded only for the embedded database: a PostgreSQL deployment never pays for the WASM build.
+      const { PGlite } = await import('@electric-sql/pglite');
       pglite = await PGlite.create(dir);
     } catch (error) {
       unlock();
@@ -132,6 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
   }
   const db = pglite;
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const prisma = createClient(new PrismaPGlite(db), options.onQuery);
   const session = pgliteSession(db);
   return {
