@@ -11,6 +11,8 @@ export interface Child {
   port: number;
   /** The last lines it wrote to stderr/stdout, for a useful error when it dies. */
   tail(): string;
+  /** null while it runs; how it ended otherwise. */
+  exit(): string | null;
   stop(): Promise<void>;
 }
 
@@ -81,6 +83,10 @@ export async function startChild(options: StartOptions): Promise<Child> {
     clearTimeout(timer);
   }
   exited.catch(() => undefined);
+  let exit: string | null = null;
+  child.once('exit', (code, signal) => {
+    exit = `exited with ${code ?? signal}`;
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name}: no pid`);
   return {
@@ -88,6 +94,7 @@ export async function startChild(options: StartOptions): Promise<Child> {
     pid,
     port,
     tail: () => output,
+    exit: () => exit,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) {
         children.delete(child);

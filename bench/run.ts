@@ -113,11 +113,17 @@ function requestsFor(name: ScenarioName, dataset: BenchDataset, apiKey: string):
 /** One request outside autocannon: proves the scenario answers 2xx (and GraphQL without errors) first. */
 async function preflight(baseUrl: string, request: AutocannonRequest): Promise<{ ok: boolean; status: number; body: Buffer }> {
   const built = request.setupRequest ? request.setupRequest({ ...request }, {}) : request;
-  const response = await fetch(`${baseUrl}${built.path ?? '/'}`, {
-    method: built.method ?? 'GET',
-    headers: built.headers ?? {},
-    ...(built.body ? { body: typeof built.body === 'string' ? built.body : new Uint8Array(built.body) } : {}),
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}${built.path ?? '/'}`, {
+      method: built.method ?? 'GET',
+      headers: built.headers ?? {},
+      ...(built.body ? { body: typeof built.body === 'string' ? built.body : new Uint8Array(built.body) } : {}),
+    });
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause;
+    return { ok: false, status: 0, body: Buffer.from(`no answer: ${cause?.message ?? (error as Error).message}`) };
+  }
   const body = Buffer.from(await response.arrayBuffer());
   let ok = response.status >= 200 && response.status < 300;
   if (ok && built.path === '/graphql') {
@@ -141,6 +147,24 @@ interface LoadTarget {
   pid: number | null;
   /** Overrides the group's requests (another database, another key). */
   requests?: AutocannonRequest[];
+  /** The process behind it, to notice and report a crash instead of measuring refused connections. */
+  child?: Child;
+}
+
+const died = new Set<Child>();
+
+/** True (and reported once, with its last output) when the process behind a target has exited. */
+function crashed(target: LoadTarget): boolean {
+  const child = target.child;
+  const exit = child?.exit() ?? null;
+  if (!child || exit === null) return false;
+  if (!died.has(child)) {
+    died.add(child);
+    const tail = child.tail().slice(-2000);
+    log(`${child.name} ${exit} during "${target.label}"; its last output:\n${tail}`);
+    notes.push(`${child.name} ${exit} during "${target.label}"; last output: ${tail.slice(-800)}`);
+  }
+  return true;
 }
 
 /**
@@ -152,6 +176,10 @@ async function measureGroup(targets: LoadTarget[], requests: AutocannonRequest[]
   const out = new Map<string, Measured | null>();
   const live: LoadTarget[] = [];
   for (const target of targets) {
+    if (crashed(target)) {
+      out.set(target.label, null);
+      continue;
+    }
     const check = await preflight(target.baseUrl, (target.requests ?? requests)[0]!);
     if (check.ok) {
       live.push(target);
@@ -169,6 +197,7 @@ async function measureGroup(targets: LoadTarget[], requests: AutocannonRequest[]
   const rss = new Map<string, number | null>();
   for (let round = 0; round < rounds; round++) {
     for (const target of live) {
+      if (crashed(target)) continue;
       const stopSampling = sampleRss(target.pid);
       slices.get(target.label)!.push(await load({ url: target.baseUrl, connections: CONNECTIONS, duration: DURATION / rounds, requests: target.requests ?? requests }));
       const peak = stopSampling();
@@ -177,6 +206,11 @@ async function measureGroup(targets: LoadTarget[], requests: AutocannonRequest[]
     }
   }
   for (const target of live) {
+    if (crashed(target)) {
+      out.set(target.label, null);
+      runs.push({ label: target.label, error: `${target.child?.name} ${target.child?.exit()}` });
+      continue;
+    }
     const result = mergeResults(slices.get(target.label)!);
     const rssMb = rss.get(target.label) ?? null;
     out.set(target.label, { ...result, rssMb });
@@ -201,8 +235,8 @@ async function measureGroup(targets: LoadTarget[], requests: AutocannonRequest[]
   return out;
 }
 
-async function measure(label: string, baseUrl: string, requests: AutocannonRequest[], pid: number | null): Promise<Measured | null> {
-  return (await measureGroup([{ label, baseUrl, pid }], requests)).get(label) ?? null;
+async function measure(label: string, child: Child, requests: AutocannonRequest[]): Promise<Measured | null> {
+  return (await measureGroup([{ label, baseUrl: base(child), pid: child.pid, child }], requests)).get(label) ?? null;
 }
 
 const GATEWAY_ENTRY = join(ROOT, 'src', 'main.ts');
@@ -468,10 +502,10 @@ async function mainStage(
 
     const list = await measureGroup(
       [
-        ...(gateway ? [{ label: 'gateway forms-list', baseUrl: base(gateway), pid: gateway.pid }] : []),
-        { label: 'handwritten-counters forms-list', baseUrl: base(counters), pid: null },
-        { label: 'handwritten forms-list', baseUrl: base(handwritten), pid: null },
-        { label: 'bare forms-list', baseUrl: base(bare), pid: null },
+        ...(gateway ? [{ label: 'gateway forms-list', baseUrl: base(gateway), pid: gateway.pid, child: gateway }] : []),
+        { label: 'handwritten-counters forms-list', baseUrl: base(counters), pid: null, child: counters },
+        { label: 'handwritten forms-list', baseUrl: base(handwritten), pid: null, child: handwritten },
+        { label: 'bare forms-list', baseUrl: base(bare), pid: null, child: bare },
       ],
       requestsFor('forms-list', dataset, key),
     );
@@ -483,7 +517,7 @@ async function mainStage(
     bare = null;
     if (gateway) {
       for (const name of ['submissions-list', 'order-get', 'graphql-dashboard'] as const) {
-        out.scenarios.set(name, await measure(`gateway ${name}`, base(gateway), requestsFor(name, dataset, key), gateway.pid));
+        out.scenarios.set(name, await measure(`gateway ${name}`, gateway, requestsFor(name, dataset, key)));
       }
     }
     await counters.stop();
@@ -491,8 +525,8 @@ async function mainStage(
     const before = await jobCounts(url);
     const ingest = await measureGroup(
       [
-        ...(gateway ? [{ label: 'gateway ingest', baseUrl: base(gateway), pid: gateway.pid }] : []),
-        { label: 'handwritten ingest', baseUrl: base(handwritten), pid: null },
+        ...(gateway ? [{ label: 'gateway ingest', baseUrl: base(gateway), pid: gateway.pid, child: gateway }] : []),
+        { label: 'handwritten ingest', baseUrl: base(handwritten), pid: null, child: handwritten },
       ],
       requestsFor('ingest', dataset, key),
     );
@@ -541,7 +575,7 @@ async function scalingStage(secretKey: string, scratch: string, loadTimes: Recor
     }
     const results = new Map<number, Measured | null>();
     const list = await measureGroup(
-      targets.map((t) => ({ label: `gateway forms-list @ ${t.size}`, baseUrl: base(t.gateway), pid: t.gateway.pid, requests: requestsFor('forms-list', t.dataset, t.dataset.apiKey) })),
+      targets.map((t) => ({ label: `gateway forms-list @ ${t.size}`, baseUrl: base(t.gateway), pid: t.gateway.pid, child: t.gateway, requests: requestsFor('forms-list', t.dataset, t.dataset.apiKey) })),
       [],
     );
     for (const t of targets) results.set(t.size, list.get(`gateway forms-list @ ${t.size}`) ?? null);
