@@ -105,6 +105,8 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     let headers: Record<string, string> = {};
     try {
       headers = await admit(route, request, context);
+      // Kept on the context too, so that even a 500 after this step carries the budget headers.
+      context.responseHeaders = headers;
       if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
 
       const rawId = pattern.exec(path)?.[1];

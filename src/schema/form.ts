@@ -23,6 +23,8 @@ const FormFieldRef = builder.objectRef<FieldElement>('FormField').implement({
 });
 
 export const FormRef = builder.prismaObject('Form', {
+  // Select mode: a query reads only the columns its fields need (a list never loads `fields` or `webhookUrl`).
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
