@@ -13,7 +13,7 @@ import {
 import { normalizePagination, type Page } from '../services/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
-import { pageArgs, pageRef } from './pagination.js';
+import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
    event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
@@ -61,7 +61,7 @@ builder.queryFields((t) => ({
     type: CalendarWidgetPage,
     description: 'Calendar widgets (not archived), newest first; domainId narrows to one registered domain',
     authScopes: { scope: 'read:calendars' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int() },
     resolve: async (_root, args, context, info) => {
       const viewer = requireApiKeyViewer(context);
@@ -81,7 +81,7 @@ builder.queryFields((t) => ({
     type: BookingPage,
     description: 'Bookings of a calendar widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:bookings' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: {
       calendarWidgetId: t.arg.int({ required: true }),
       ...pageArgs(t.arg),

@@ -7,7 +7,7 @@ import { normalizePagination, type Page } from '../services/pagination.js';
 import type { Form } from '../generated/prisma/client.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
-import { pageArgs, pageRef } from './pagination.js';
+import { pageArgs, pageRef, listComplexity } from './pagination.js';
 import { readerOf, SubmissionRef } from './submission.js';
 import { auditPhiReads } from '../services/submissions.service.js';
 
@@ -96,7 +96,7 @@ builder.queryFields((t) => ({
     type: FormPage,
     description: 'Active forms (or only archived ones), newest first',
     authScopes: { scope: 'read:forms' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int(), archived: t.arg.boolean() },
     resolve: async (_root, args, context, info) => {
       const viewer = requireApiKeyViewer(context);

@@ -1,5 +1,5 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import type { Page, Pagination } from '../services/pagination.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Pagination } from '../services/pagination.js';
 import { builder } from './builder.js';
 
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
@@ -29,3 +29,6 @@ export const pageArgs = (arg: ArgBuilder<BuilderTypes>) => ({
   page: arg.int({ required: false }),
   limit: arg.int({ required: false }),
 });
+
+/** A list field costs its page size (as clamped) times what each item selects. */
+export const listComplexity = (args: { limit?: number | null }) => ({ field: 1, multiplier: Math.min(args.limit ?? DEFAULT_LIMIT, MAX_LIMIT) });

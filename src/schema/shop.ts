@@ -20,7 +20,7 @@ import {
 import type { BuilderTypes } from './pagination.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
-import { pageArgs, pageRef } from './pagination.js';
+import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
    have no field: they cannot be selected, so they cannot leak. */
@@ -117,7 +117,7 @@ builder.queryFields((t) => ({
     type: EcommerceWidgetPage,
     description: 'Shop widgets (not archived), newest first; domainId narrows to one registered domain',
     authScopes: { scope: 'read:ecommerce' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int() },
     resolve: async (_root, args, context, info) => {
       const viewer = requireApiKeyViewer(context);
@@ -137,7 +137,7 @@ builder.queryFields((t) => ({
     type: OrderPage,
     description: 'Widget-mode orders of a shop widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:orders' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ecommerceWidgetId: t.arg.int({ required: true }), ...orderFilterArgs(t.arg) },
     resolve: (_root, args, context) =>
       listWidgetOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.ecommerceWidgetId, orderFilter(args)),
@@ -146,7 +146,7 @@ builder.queryFields((t) => ({
     type: CollectionPage,
     description: 'Cart/catalog collections, newest first',
     authScopes: { scope: 'read:ecommerce' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int() },
     resolve: async (_root, args, context, info) => {
       const viewer = requireApiKeyViewer(context);
@@ -166,7 +166,7 @@ builder.queryFields((t) => ({
     type: OrderPage,
     description: 'Cart/catalog orders of a collection, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:orders' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { collectionId: t.arg.int({ required: true }), ...orderFilterArgs(t.arg) },
     resolve: (_root, args, context) =>
       listCollectionOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.collectionId, orderFilter(args)),

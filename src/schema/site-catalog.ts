@@ -2,7 +2,7 @@ import { requireSiteViewer } from '../context.js';
 import { normalizePagination } from '../services/pagination.js';
 import { CATALOG_KINDS, listSiteCatalog, type CatalogEntry } from '../services/site-catalog.service.js';
 import { builder } from './builder.js';
-import { pageArgs, pageRef } from './pagination.js';
+import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 /* The site catalog (site key only): the site's active widgets with the snippet that embeds each one. */
 
@@ -26,7 +26,7 @@ builder.queryFields((t) => ({
     type: CatalogPage,
     description: 'Active widgets of the site whose key is presented, newest first; kind narrows to one kind',
     authScopes: { siteKey: true },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { kind: t.arg({ type: CatalogKindEnum }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
       listSiteCatalog(context.deps.db.prisma, requireSiteViewer(context).siteId, { ...normalizePagination(args.page, args.limit), kind: args.kind }),

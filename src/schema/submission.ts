@@ -4,7 +4,7 @@ import { normalizePagination } from '../services/pagination.js';
 import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../services/submissions.service.js';
 import type { RequestContext } from '../context.js';
 import { builder } from './builder.js';
-import { pageArgs, pageRef } from './pagination.js';
+import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 export function readerOf(context: RequestContext): Reader {
   const viewer = requireApiKeyViewer(context);
@@ -42,7 +42,7 @@ builder.queryFields((t) => ({
     type: SubmissionPage,
     description: 'Submissions of a form (active or archived), newest first',
     authScopes: { scope: 'read:submissions' },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
       listFormSubmissions(context.deps.db.prisma, readerOf(context), args.formId, normalizePagination(args.page, args.limit)),

@@ -15,7 +15,7 @@ import {
 } from '../services/webhooks.service.js';
 import { EVENT_TYPES } from '../services/events.service.js';
 import { builder } from './builder.js';
-import { pageArgs, pageRef } from './pagination.js';
+import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 /**
  * REST Hooks subscriptions (decisions §4): the fields behind POST/GET /webhooks, GET/DELETE /webhooks/{id},
@@ -81,7 +81,7 @@ builder.queryFields((t) => ({
     type: WebhookPage,
     description: 'Webhook subscriptions, newest first (any key of the account)',
     authScopes: { apiKey: true },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
       listWebhookSubscriptions(context.deps.db.prisma, requireApiKeyViewer(context).accountId, normalizePagination(args.page, args.limit)),
@@ -96,7 +96,7 @@ builder.queryFields((t) => ({
     type: WebhookDeliveryPage,
     description: 'Deliveries for dashboards, newest first: attempts, last status code, latency, next retry',
     authScopes: { apiKey: true },
-    complexity: (args) => ({ field: 1, multiplier: Math.min(args.limit ?? 20, 100) }),
+    complexity: listComplexity,
     args: { ...pageArgs(t.arg), webhookId: t.arg.int(), status: t.arg({ type: DeliveryStatusEnum }) },
     resolve: (_root, args, context) =>
       listWebhookDeliveries(context.deps.db.prisma, requireApiKeyViewer(context).accountId, normalizePagination(args.page, args.limit), {
