@@ -23,6 +23,8 @@ export interface HotSpot {
 export interface ProfileSummary {
   functions: HotSpot[];
   packages: HotSpot[];
+  /** Share of samples with the main thread idle: near 0 means the process is CPU-bound. */
+  idlePercent: number;
 }
 
 /** `node_modules/@scope/name/...` → `@scope/name`; project files keep their path from the repository root. */
@@ -55,9 +57,11 @@ export function summarizeProfile(file: string, root: string, skipMs = 0, top = 2
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   let total = 0;
+  let idle = 0;
   for (const node of profile.nodes) {
     const hits = sampled ? (sampled.get(node.id) ?? 0) : (node.hitCount ?? 0);
     const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)') idle += hits;
     if (!hits || functionName === '(idle)') continue;
     total += hits;
     const place = where(url, root);
@@ -71,7 +75,7 @@ export function summarizeProfile(file: string, root: string, skipMs = 0, top = 2
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([fn, hits]) => ({ selfPercent: Number(((100 * hits) / Math.max(1, total)).toFixed(1)), fn }));
-  return { functions: rank(byFunction), packages: rank(byPackage) };
+  return { functions: rank(byFunction), packages: rank(byPackage), idlePercent: Number(((100 * idle) / Math.max(1, idle + total)).toFixed(1)) };
 }
 
 /** The main thread's profile (thread id 0 in the file name; tsx's loader thread writes its own). */

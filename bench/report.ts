@@ -92,11 +92,15 @@ export function markdown(results: Results): string {
     for (const note of notes) lines.push(`- ${note}`);
   }
   const hot = results.details.profile as Record<string, { selfPercent: number; fn: string }[]> | undefined;
+  const packages = (results.details.profilePackages ?? {}) as Record<string, { selfPercent: number; fn: string }[]>;
+  const idle = (results.details.profileIdlePercent ?? {}) as Record<string, number | null>;
   if (hot && Object.keys(hot).length) {
-    lines.push('', '## Hot spots (`--cpu-prof`, self time)', '');
+    lines.push('', '## Hot spots (`--cpu-prof` of the gateway under load, self time, start-up and warm-up left out)', '');
     for (const [scenario, entries] of Object.entries(hot)) {
-      lines.push(`### ${scenario}`, '', '| self % | function |', '|---:|---|');
-      for (const e of entries) lines.push(`| ${e.selfPercent} | \`${e.fn}\` |`);
+      lines.push(`### ${scenario} (main thread idle ${cell(idle[scenario])} %)`, '');
+      lines.push(`By package: ${(packages[scenario] ?? []).slice(0, 8).map((e) => `${e.fn} ${e.selfPercent} %`).join(', ')}.`, '');
+      lines.push('| self % | function |', '|---:|---|');
+      for (const e of entries.slice(0, 12)) lines.push(`| ${e.selfPercent} | \`${e.fn}\` |`);
       lines.push('');
     }
   }

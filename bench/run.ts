@@ -435,6 +435,7 @@ async function main(): Promise<void> {
       runs,
       profile: Object.fromEntries(Object.entries(profiles).map(([name, summary]) => [name, summary?.functions ?? []])),
       profilePackages: Object.fromEntries(Object.entries(profiles).map(([name, summary]) => [name, summary?.packages ?? []])),
+      profileIdlePercent: Object.fromEntries(Object.entries(profiles).map(([name, summary]) => [name, summary?.idlePercent ?? null])),
       notes: [
         'SQL statements are counted by a PostgreSQL wire-protocol proxy (one per Query or Execute message, BEGIN/COMMIT included) in a separate pass of ' +
           `${COUNT_REQUESTS} requests at 4 connections after a warm-up; throughput runs never go through it. pg_stat_statements is not loaded on this server (needs shared_preload_libraries).`,
