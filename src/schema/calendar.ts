@@ -12,7 +12,7 @@ import {
 } from '../services/calendars.service.js';
 import { normalizePagination, type Page } from '../services/pagination.js';
 import { builder } from './builder.js';
-import { DomainRef } from './domain.js';
+import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
@@ -26,7 +26,7 @@ export const CalendarWidgetRef = builder.prismaObject('CalendarWidget', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
-    domain: t.relation('site', { type: DomainRef }),
+    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => widget.site }),
     bookingCount: t.exposeInt('bookingCount', { description: 'every booking of any status; a counter column, never a count of rows' }),
     settings: t.field({ type: 'JSON', select: { settings: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.settings) }),
     appearance: t.field({ type: 'JSON', select: { appearance: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.appearance) }),

@@ -1,10 +1,8 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
 import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../services/form-input.js';
-import { formTypeName } from '../services/form.mapper.js';
-import { archiveForm, createForm, getFormOrThrow, listForms, updateForm, type FormQuery } from '../services/forms.service.js';
-import { normalizePagination, type Page } from '../services/pagination.js';
-import type { Form } from '../generated/prisma/client.js';
+import { formTypeName, type FormWithSite } from '../services/form.mapper.js';
+import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../services/forms.service.js';
+import { normalizePagination } from '../services/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
@@ -22,17 +20,19 @@ const FormFieldRef = builder.objectRef<FieldElement>('FormField').implement({
   }),
 });
 
-export const FormRef = builder.prismaObject('Form', {
-  // Select mode: a query reads only the columns its fields need (a list never loads `fields` or `webhookUrl`).
-  select: { id: true },
+/**
+ * A plain object over a form row with its site: every read of a form (one statement for a whole list)
+ * already carries what its fields show, so no field needs a per-object selection of its own.
+ */
+export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
-    type: t.string({ description: FORM_TYPES.join(' | '), select: { type: true }, resolve: (form) => formTypeName(form.type) }),
-    domain: t.relation('site', { type: DomainRef, nullable: true }),
+    type: t.string({ description: FORM_TYPES.join(' | '), resolve: (form) => formTypeName(form.type) }),
+    domain: t.field({ type: DomainRef, nullable: true, resolve: (form) => form.site }),
     submissionCount: t.exposeInt('submissionCount', { description: 'every submission of any status; kept exact at ingest' }),
-    fields: t.field({ type: [FormFieldRef], select: { fields: true }, resolve: (form) => form.fields as FieldElement[] }),
-    archived: t.boolean({ select: { archivedAt: true }, resolve: (form) => form.archivedAt !== null }),
+    fields: t.field({ type: [FormFieldRef], resolve: (form) => form.fields as FieldElement[] }),
+    archived: t.boolean({ resolve: (form) => form.archivedAt !== null }),
     phi: t.exposeBoolean('phi'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -42,7 +42,6 @@ export const FormRef = builder.prismaObject('Form', {
       authScopes: { scope: 'read:submissions' },
       args: { limit: t.arg.int({ defaultValue: 5 }) },
       complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
-      select: { id: true },
       resolve: async (form, args, context) => {
         const submissions = await context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id);
         await auditPhiReads(context.deps.db.prisma, readerOf(context), submissions);
@@ -98,36 +97,36 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'read:forms' },
     complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int(), archived: t.arg.boolean() },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireApiKeyViewer(context);
-      const query = queryFromInfo({ context, info, typeName: 'Form', path: ['data'] }) as FormQuery;
-      const page = normalizePagination(args.page, args.limit);
-      return listForms(context.deps.db.prisma, viewer.accountId, { ...page, domainId: args.domainId, archived: args.archived }, query) as Promise<Page<Form>>;
-    },
+    resolve: (_root, args, context) =>
+      listForms(context.deps.db.prisma, requireApiKeyViewer(context).accountId, {
+        ...normalizePagination(args.page, args.limit),
+        domainId: args.domainId,
+        archived: args.archived,
+      }),
   }),
-  form: t.prismaField({
-    type: 'Form',
+  form: t.field({
+    type: FormRef,
     authScopes: { scope: 'read:forms' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => getFormOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, {}, query),
+    resolve: (_root, args, context) => getFormWithSiteOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, false),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createForm: t.prismaField({
-    type: 'Form',
+  createForm: t.field({
+    type: FormRef,
     authScopes: { scope: 'write:forms' },
     args: { input: t.arg({ type: CreateFormInput, required: true }) },
-    resolve: async (_query, root, args, context, info) => {
+    resolve: async (root, args, context, info) => {
       await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
       return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, parseCreateFormInput(withoutNulls(args.input, ['webhookUrl'])));
     },
   }),
-  updateForm: t.prismaField({
-    type: 'Form',
+  updateForm: t.field({
+    type: FormRef,
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateFormInput, required: true }) },
-    resolve: (_query, _root, args, context) =>
+    resolve: (_root, args, context) =>
       updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, parseUpdateFormInput(withoutNulls(args.input, ['webhookUrl']))),
   }),
   archiveForm: t.boolean({

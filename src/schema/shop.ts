@@ -19,7 +19,7 @@ import {
 } from '../services/shop.service.js';
 import type { BuilderTypes } from './pagination.js';
 import { builder } from './builder.js';
-import { DomainRef } from './domain.js';
+import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
@@ -41,7 +41,7 @@ export const EcommerceWidgetRef = builder.prismaObject('EcommerceWidget', {
     currency: t.exposeString('currency', { description: 'lowercase currency code' }),
     fulfilmentType: t.field({ type: FulfilmentTypeEnum, select: { fulfilmentType: true }, resolve: (w) => w.fulfilmentType }),
     imageUrl: t.exposeString('imageUrl', { nullable: true }),
-    domain: t.relation('site', { type: DomainRef }),
+    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => widget.site }),
     orderCount: t.exposeInt('orderCount', { description: 'widget-mode orders of any status; a counter column, never a count of rows' }),
     imageUrls: t.exposeStringList('imageUrls'),
     interval: t.field({ type: BillingIntervalEnum, nullable: true, select: { interval: true }, resolve: (w) => w.interval }),
@@ -58,7 +58,7 @@ export const CollectionRef = builder.prismaObject('Collection', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
-    domain: t.relation('site', { type: DomainRef }),
+    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => widget.site }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -10,7 +10,8 @@ export const SITE_ATTEMPT_BUDGET_PER_HOUR = 30;
 
 /** lastUsedAt is bookkeeping, not security: write it at most once a minute per key and per process. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-const lastUsedWrites = new Map<number, number>();
+/** Keyed by the key's hash, which no other key ever has (ids can be reused by a restored database). */
+const lastUsedWrites = new Map<string, number>();
 
 interface KeyRow {
   id: number;
@@ -41,7 +42,7 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const row = rows[0];
   if (!row || !deps.hasher.matches(key, row.keyHash)) throw unauthorized();
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthorized();
-  touchLastUsed(deps, row.id, now);
+  touchLastUsed(deps, row.id, row.keyHash, now);
   return {
     kind: 'apiKey',
     accountId: row.accountId,
@@ -52,12 +53,12 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   };
 }
 
-function touchLastUsed(deps: AppDeps, keyId: number, now: Date): void {
-  const last = lastUsedWrites.get(keyId) ?? 0;
+function touchLastUsed(deps: AppDeps, keyId: number, keyHash: string, now: Date): void {
+  const last = lastUsedWrites.get(keyHash) ?? 0;
   if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
-  lastUsedWrites.set(keyId, now.getTime());
+  lastUsedWrites.set(keyHash, now.getTime());
   // Off the request's path: a failed bookkeeping write must never fail the request.
-  deps.db.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } }).catch(() => lastUsedWrites.delete(keyId));
+  deps.db.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } }).catch(() => lastUsedWrites.delete(keyHash));
 }
 
 /** Free accounts have no API access (the contract's plan gate); upgrading lifts it on the next request. */

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect, vi } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/context.js';
@@ -36,6 +37,11 @@ export interface TestApp {
   queue: JobQueue;
   /** The one request helper: a real Request through the app's fetch handler (no port). */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /**
+   * Uses a key once and waits for its lastUsedAt write (made off the request's path, once a minute), so that
+   * statement counts taken afterwards see only the request under test.
+   */
+  useKeyOnce(key: string): Promise<void>;
   /** POST /graphql with a key. */
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<TestResponse>;
   close(): Promise<void>;
@@ -84,6 +90,16 @@ export async function createTestApp(options: { db?: TestDatabase; rateLimits?: R
     deps,
     queue,
     request,
+    useKeyOnce: async (key) => {
+      await request('GET', '/healthz');
+      await app.fetch(new Request('http://gateway.test/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }));
+      const keyHash = testHasher.hash(key);
+      await vi.waitFor(async () => expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { keyHash } })).lastUsedAt).not.toBeNull());
+    },
     graphql: (query, variables = {}, key) => request('POST', '/graphql', { key, body: { query, variables } }),
     close: async () => {
       await queue.stop();
