@@ -41,7 +41,7 @@ export function log(line: Record<string, unknown>): void {
 export function createApp(deps: AppDeps): App {
   const schema = toSchema();
   const operations = loadOperations(schema);
-  const rest = createRestFacade(schema, operations, routes);
+  const rest = createRestFacade(operations, routes);
   const openapi = JSON.stringify(buildOpenApi(routes));
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),

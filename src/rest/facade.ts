@@ -1,4 +1,3 @@
-import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../services/auth.service.js';
@@ -59,7 +58,7 @@ export interface RestFacade {
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): RestFacade {
+export function createRestFacade(operations: OperationStore, routes: Route[]): RestFacade {
   const compiled = routes.map(compile);
   for (const route of routes) {
     if (!operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
@@ -118,7 +117,7 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
         body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
-      const data = await runOperation(schema, operations, route.operation, context, route.variables(input));
+      const data = await runOperation(operations, route.operation, context, route.variables(input));
       const result = route.respond(data, input);
       return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
     } catch (error) {

@@ -1,14 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { parse, validate, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 
 const OPERATIONS_DIR = fileURLToPath(new URL('./operations', import.meta.url));
 
-/** The pinned operations, parsed and validated once at start: a request only executes. */
-export type OperationStore = Map<string, DocumentNode>;
+/**
+ * The pinned operations, parsed, validated and compiled (graphql-jit) once at start: a request only runs the
+ * compiled function, with the same schema, resolvers and context as POST /graphql.
+ */
+export type OperationStore = Map<string, CompiledQuery>;
 
 export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): OperationStore {
   const files = readdirSync(dir).filter((file) => file.endsWith('.graphql'));
@@ -39,7 +43,9 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Ope
     const document = parse(text);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`Operation ${file} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
-    store.set(file.replace(/\.graphql$/, ''), document);
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error(`Operation ${file} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+    store.set(file.replace(/\.graphql$/, ''), compiled);
   }
   return store;
 }
@@ -49,15 +55,14 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Ope
  * failures surface as the AppError a resolver threw; anything else is a bug and becomes a 500.
  */
 export async function runOperation(
-  schema: GraphQLSchema,
   store: OperationStore,
   name: string,
   context: RequestContext,
   variables: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const document = store.get(name);
-  if (!document) throw new Error(`Unknown operation ${name}`);
-  const result = await execute({ schema, document, contextValue: context, variableValues: variables });
+  const compiled = store.get(name);
+  if (!compiled) throw new Error(`Unknown operation ${name}`);
+  const result = await compiled.query(undefined, context, variables);
   const error = result.errors?.[0];
   if (error) {
     if (error.originalError instanceof AppError) throw error.originalError;
