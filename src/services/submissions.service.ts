@@ -12,7 +12,6 @@ import { isPlainObject } from './validation.js';
 export const MAX_FORM_DATA_FIELDS = 50;
 export const MAX_FORM_DATA_BYTES = 51_200;
 
-const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
 /** PHI forms keep only ciphertext at rest; everything else reads the plain column. */
 export function readFormData(phi: PhiCipher, submission: Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'>): unknown {
@@ -42,14 +41,27 @@ export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submis
   if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
 }
 
-/** Submissions of an active or archived form (archiving preserves them). The form's counter is the total. */
+type PageRow = Submission & { total: number; found: number };
+
+/**
+ * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement: the form
+ * (scoped to the account, so another account's form reads as absent) with its counter as the total, joined to
+ * the page. A form without submissions on that page still answers one row, whose submission columns are null.
+ */
 export async function listFormSubmissions(prisma: PrismaClient, reader: Reader, formId: number, request: PageRequest): Promise<Page<Submission>> {
-  const form = await getFormOrThrow(prisma, reader.accountId, formId, { includeArchived: true }, { select: { id: true, submissionCount: true } });
-  const data = form.submissionCount > skipTake(request).skip
-    ? await prisma.submission.findMany({ where: { formId }, orderBy: NEWEST_FIRST, ...skipTake(request) })
-    : [];
+  const { skip, take } = skipTake(request);
+  const rows = await prisma.$queryRaw<PageRow[]>`
+    SELECT s.*, f."submissionCount" AS "total", f."id" AS "found"
+    FROM "Form" f
+    LEFT JOIN LATERAL (
+      SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
+    ) s ON true
+    WHERE f."id" = ${formId} AND f."accountId" = ${reader.accountId}`;
+  const first = rows[0];
+  if (!first) throw notFound('form');
+  const data = rows.filter((row) => row.id !== null).map(({ total: _total, found: _found, ...submission }) => submission);
   await auditPhiReads(prisma, reader, data);
-  return toPage(data, request, form.submissionCount);
+  return toPage(data, request, first.total);
 }
 
 export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader, id: number): Promise<Submission> {

@@ -164,6 +164,22 @@ describe('GET /v1/forms/{id}/submissions', () => {
     expect(page2.body.data.map((s: { id: number }) => s.id)).toEqual([ids[0]]);
   });
 
+  it('costs one statement after authentication, whatever the page or the number of submissions', async () => {
+    for (let i = 0; i < 3; i++) await ingest({ formData: { n: i } });
+    await t.useKeyOnce(key);
+    for (const query of ['limit=100', 'limit=2&page=2', 'page=50']) {
+      t.db.resetQueryCount();
+      const res = await t.request('GET', `/v1/forms/${formId()}/submissions?${query}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.total).toBe(3);
+      expect(t.db.queries, query).toHaveLength(2);
+    }
+    const empty = await t.request('GET', `/v1/forms/${formId('other')}/submissions`, { key });
+    expect(empty.body).toStrictEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } });
+    const absent = await t.request('GET', '/v1/forms/999999/submissions', { key });
+    expect(absent.body).toStrictEqual({ error: 'Not found', code: 'not_found', resource: 'form' });
+  });
+
   it('answers an absent or foreign submission with identical 404s', async () => {
     const other = await seedAccount(t.db, { ref: 'other', sites: [siteFixture({ domain: 'other.example', forms: [formFixture({ ref: 'theirs', submissions: [{ formData: { a: 1 } }] })] })] });
     const absent = await t.request('GET', '/v1/submissions/999999', { key });
