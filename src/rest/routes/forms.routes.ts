@@ -4,14 +4,10 @@ import type { Route } from '../route.js';
 import { formListItemSchema, formSchema, listOf, withoutNullProperties } from '../schemas.js';
 import { idQueryParam } from './params.js';
 
-const formBody = (form: unknown) => {
-  const parsed = formSchema.parse(form);
-  return { ...parsed, fields: parsed.fields.map((field) => withoutNullProperties(field)) };
-};
-
+/** The form under `key` of an operation's data, as v1 shows it (optional field-element properties only when set). */
 const formFromData = (data: Record<string, unknown>, key: string) => {
   const form = data[key] as { fields?: unknown[] };
-  return formBody({ ...form, fields: form.fields?.map(withoutNullProperties) });
+  return formSchema.parse({ ...form, fields: form.fields?.map(withoutNullProperties) });
 };
 
 export const formRoutes: Route[] = [
