@@ -1,5 +1,6 @@
 import type { AccountFixture, SiteFixture } from '../../src/services/fixtures.service.js';
 import { SCOPES } from '../../src/scopes.js';
+import { accountFixture } from '../support/seed.js';
 
 /* The widgets area's data: every booking status, every shop widget type, nulls, a collection with orders,
    archived widgets, and keys carrying one scope each (to prove the scopes are enforced separately). */
@@ -74,11 +75,7 @@ export function widgetsSite(overrides: Partial<SiteFixture> = {}): SiteFixture {
 
 /** The widgets account: plan pro, a key with every scope (`full`) and one key per read scope. */
 export function widgetsAccount(overrides: Partial<AccountFixture> = {}): AccountFixture {
-  return {
-    ref: 'acme',
-    name: 'Acme',
-    kind: 'organization',
-    plan: 'pro',
+  return accountFixture({
     apiKeys: [
       { ref: 'full', scopes: [...SCOPES] },
       { ref: 'calendars', scopes: ['read:calendars'] },
@@ -88,5 +85,5 @@ export function widgetsAccount(overrides: Partial<AccountFixture> = {}): Account
     ],
     sites: [widgetsSite(), { ref: 'second', domain: 'second.example', verified: true, method: 'dns_txt', calendarWidgets: [{ ref: 'other', name: 'Other site', createdAt: at(6) }] }],
     ...overrides,
-  };
+  });
 }
