@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import { createRequestContext, type AppDeps, type RequestContext } from './context.js';
@@ -56,7 +57,8 @@ export function createApp(deps: AppDeps): App {
     renderGraphiQL,
     graphiql: { title: 'widgets-gateway GraphiQL', defaultQuery: GRAPHIQL_QUERY },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useResponseHeaders()],
+    // Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
+    plugins: [useGraphQlJit(), useResponseHeaders()],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
