@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A claim this old that never completed belongs to a request that died; a retry may take it over. */
@@ -57,10 +57,6 @@ export async function claimIdempotencyKey(prisma: PrismaClient, accountId: numbe
     return { kind: 'replay', submissionId: existing.submissionId };
   }
   throw new AppError('idempotency_in_progress', {}, { headers: { 'Retry-After': '1' } });
-}
-
-export async function completeClaim(tx: Prisma.TransactionClient, recordId: number, submissionId: number): Promise<void> {
-  await tx.idempotencyRecord.update({ where: { id: recordId }, data: { submissionId, completedAt: new Date() } });
 }
 
 /** A request that failed leaves its key free for a corrected retry. */

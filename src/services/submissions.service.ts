@@ -1,10 +1,10 @@
 import type { AppDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import type { Prisma, PrismaClient, Submission } from '../generated/prisma/client.js';
+import type { PrismaClient, Submission } from '../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { recordEvent } from './events.service.js';
 import { getFormOrThrow } from './forms.service.js';
-import { assertValidIdempotencyKey, claimIdempotencyKey, completeClaim, fingerprint, releaseClaim } from './idempotency.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
 import type { PhiCipher } from './phi-crypto.service.js';
 import { isPlainObject } from './validation.js';
@@ -147,17 +147,24 @@ export async function ingestSubmission(
 
   try {
     if (form.archivedAt) throw new AppError('form_archived');
-    const stored: Prisma.SubmissionUncheckedCreateInput = form.phi
-      ? (() => {
-          const sealed = deps.phi.encrypt(formData);
-          return { accountId, formId, formDataCiphertext: Buffer.from(sealed.ciphertext), formDataKeyId: sealed.keyId };
-        })()
-      : { accountId, formId, formData: formData as Prisma.InputJsonObject };
+    const sealed = form.phi ? deps.phi.encrypt(formData) : null;
     const submission = await prisma.$transaction(async (tx) => {
-      const created = await tx.submission.create({ data: stored });
-      // Raw on purpose: Prisma's @updatedAt would otherwise move the form's updatedAt on every submission.
-      await tx.$executeRaw`UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}`;
-      if (recordId !== null) await completeClaim(tx, recordId, created.id);
+      // ONE statement stores the row, counts it on its form (raw: Prisma's @updatedAt would otherwise move the
+      // form's updatedAt on every submission) and completes the idempotency claim.
+      const [created] = await tx.$queryRaw<Submission[]>`
+        WITH created AS (
+          INSERT INTO "Submission" ("accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId")
+          VALUES (${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
+                  ${sealed ? Buffer.from(sealed.ciphertext) : null}::bytea, ${sealed?.keyId ?? null})
+          RETURNING *
+        ), counted AS (
+          UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}
+        ), claimed AS (
+          UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
+          WHERE "id" = ${recordId ?? 0}
+        )
+        SELECT * FROM created`;
+      if (!created) throw new Error('the submission insert returned no row');
       await recordEvent(tx, { type: 'submission.created', accountId, formId, data: toSubmissionV1(created, formData) });
       return created;
     });
