@@ -6,8 +6,7 @@ import { normalizePagination } from '../services/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
-import { readerOf, SubmissionRef } from './submission.js';
-import { auditPhiReads } from '../services/submissions.service.js';
+import { SubmissionRef } from './submission.js';
 
 const FormFieldRef = builder.objectRef<FieldElement>('FormField').implement({
   fields: (t) => ({
@@ -42,11 +41,7 @@ export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
       authScopes: { scope: 'read:submissions' },
       args: { limit: t.arg.int({ defaultValue: 5 }) },
       complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
-      resolve: async (form, args, context) => {
-        const submissions = await context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id);
-        await auditPhiReads(context.deps.db.prisma, readerOf(context), submissions);
-        return submissions;
-      },
+      resolve: (form, args, context) => context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id),
     }),
   }),
 });

@@ -1,9 +1,10 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
 import type { Submission } from '../generated/prisma/client.js';
+import { auditPhiReads } from '../services/submissions.service.js';
 
 export interface Loaders {
-  /** The newest `limit` submissions of each form, for all forms of a page in ONE statement. */
+  /** The newest `limit` submissions of each form, for all forms of a page in ONE statement (PHI reads audited). */
   latestSubmissions(limit: number): DataLoader<number, Submission[]>;
 }
 
@@ -22,6 +23,11 @@ export function createLoaders(context: RequestContext): Loaders {
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
             ) AS s`;
+          // PHI reads are audited for the whole batch at once: one INSERT per request, never one per form.
+          const viewer = context.viewer;
+          if (viewer?.kind === 'apiKey') {
+            await auditPhiReads(context.deps.db.prisma, { accountId: viewer.accountId, apiKeyId: viewer.keyId }, rows);
+          }
           const byForm = new Map<number, Submission[]>(formIds.map((id) => [id, []]));
           for (const row of rows) byForm.get(row.formId)?.push(row);
           return formIds.map((id) => byForm.get(id) ?? []);

@@ -191,6 +191,22 @@ describe('GET /v1/forms/{id}/submissions', () => {
 });
 
 describe('PHI forms', () => {
+  it('audit the dashboard’s latest submissions of many PHI forms in one statement', async () => {
+    const phiForms = await seedAccount(t.db, {
+      ref: 'clinic',
+      plan: 'business',
+      sites: [siteFixture({ domain: 'clinic.example', forms: Array.from({ length: 5 }, (_, i) => formFixture({ ref: `p${i}`, phi: true, submissions: [{ formData: { n: i } }] })) })],
+    });
+    const clinicKey = phiForms.apiKeys.full!.key;
+    await t.useKeyOnce(clinicKey);
+    t.db.resetQueryCount();
+    const res = await t.graphql('{ forms(limit: 100) { data { latestSubmissions { id } } } }', {}, clinicKey);
+    expect(res.body.errors).toBeUndefined();
+    // key lookup + forms page + one lateral join + one audit INSERT
+    expect(t.db.queries, t.db.queries.join('\n')).toHaveLength(4);
+    expect(await t.db.prisma.auditEvent.count({ where: { accountId: phiForms.id } })).toBe(5);
+  });
+
   it('store formData encrypted, return it to an authorised key, and audit every read', async () => {
     const created = await ingest({ formData: { Diagnosis: 'rare-condition-xyz' } }, {}, formId('medical'));
     expect(created.status).toBe(201);
