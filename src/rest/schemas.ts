@@ -10,7 +10,15 @@ export const paginationSchema = z.object({
   pages: z.number().int(),
 });
 
-export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: paginationSchema });
+const buildList = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: paginationSchema });
+const lists = new WeakMap<z.ZodType, ReturnType<typeof buildList>>();
+
+/** `{ data, pagination }` of `item`, built once per item schema: zod compiles a schema on its first parse. */
+export function listOf<T extends z.ZodType>(item: T): ReturnType<typeof buildList<T>> {
+  let list = lists.get(item);
+  if (!list) lists.set(item, (list = buildList(item)));
+  return list as ReturnType<typeof buildList<T>>;
+}
 
 export const fieldElementOutSchema = z.object({
   id: z.string(),

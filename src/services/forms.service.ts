@@ -39,11 +39,21 @@ export async function listForms(prisma: Db, accountId: number, filter: FormListF
     ORDER BY f."createdAt" DESC, f."id" DESC
     LIMIT ${take} OFFSET ${skip}`;
   const total = rows[0]?.total ?? (skip === 0 ? 0 : (await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM "Form" f WHERE ${where}`)[0]?.n ?? 0);
-  const data = rows.map(({ hostname, total: _total, type, ...form }) => ({
-    ...form,
-    type: formTypeValue(type) ?? 'standard',
+  // Named properties, not `{ ...rest }`: object rest is V8's slow path, and this runs for every row of the hottest list.
+  const data = rows.map((row) => ({
+    id: row.id,
+    accountId: row.accountId,
+    siteId: row.siteId,
+    name: row.name,
+    type: formTypeValue(row.type) ?? 'standard',
+    fields: row.fields,
+    phi: row.phi,
     webhookUrl: null,
-    site: form.siteId !== null && hostname !== null ? { id: form.siteId, hostname } : null,
+    archivedAt: row.archivedAt,
+    submissionCount: row.submissionCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    site: row.siteId !== null && row.hostname !== null ? { id: row.siteId, hostname: row.hostname } : null,
   }));
   return toPage(data, filter, total);
 }
