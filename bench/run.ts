@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -239,14 +240,16 @@ async function measure(label: string, child: Child, requests: AutocannonRequest[
   return (await measureGroup([{ label, baseUrl: base(child), pid: child.pid, child }], requests)).get(label) ?? null;
 }
 
-const GATEWAY_ENTRY = join(ROOT, 'src', 'main.ts');
+const GATEWAY_SOURCE = join(ROOT, 'src', 'main.ts');
+/** Production mode is the compiled build (`npm run build`, `npm run start:prod`), rebuilt at the start of every run. */
+const GATEWAY_ENTRY = join(ROOT, 'dist', 'main.js');
 
 async function startGateway(databaseUrl: string, secretKey: string, dataDir: string, nodeFlags: string[] = []): Promise<Child> {
   const port = await freePort();
   return startChild({
     name: 'gateway',
     cwd: ROOT,
-    args: [...nodeFlags, '--import', 'tsx', GATEWAY_ENTRY],
+    args: [...nodeFlags, GATEWAY_ENTRY],
     env: {
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -304,8 +307,12 @@ async function main(): Promise<void> {
   const loadAverageAtStart = os.loadavg().map((v) => round(v, 2));
   const secretKey = randomBytes(32).toString('base64');
   const scratch = mkdtempSync(join(os.tmpdir(), 'wg-bench-'));
-  const gatewayExists = existsSync(GATEWAY_ENTRY);
+  const gatewayExists = existsSync(GATEWAY_SOURCE);
   if (!gatewayExists) notes.push('src/main.ts does not exist yet: only the references were measured.');
+  else {
+    log('npm run build (the gateway runs compiled, as npm run start:prod does)');
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  }
 
   log(`dataset on ${new URL(SERVER_URL).host}: database wg_bench, ${N} submissions, scaling ${SCALING.join(', ') || 'off'}`);
   const url = await recreateDatabase(SERVER_URL, BENCH_DB);
@@ -327,7 +334,7 @@ async function main(): Promise<void> {
     loadTimes[String(N)] = Math.round(topUp.ms);
     log(`submissions: ${await submissionTotal(url)} (${(topUp.ms / 1000).toFixed(1)} s)`);
     if (gatewayExists) {
-      log('starting the gateway (npm start entry, NODE_ENV=production)');
+      log('starting the gateway (npm run start:prod entry, NODE_ENV=production)');
       gateway = await startGateway(url, secretKey, join(scratch, 'gateway'));
       checks.gatewayIdleRssMb = round(readRss(gateway.pid)?.rssMb, 1);
       // One warm-up over every route before anything is measured.
