@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { getActiveJobQueue, QUEUE } from './jobs.service.js';
 
 export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
@@ -37,7 +37,9 @@ export const newEventId = (): string => `evt_${randomBytes(16).toString('base64u
 /** The `webhook-id` of one delivery, kept across its retries. */
 export const newMessageId = (): string => `msg_${randomBytes(16).toString('base64url')}`;
 
-interface EventTargets {
+/** What an event on a form fans out to, read in one statement (see `eventTargetsSql`). */
+export interface EventTargets {
+  archivedAt: Date | null;
   phi: boolean;
   hasWebhookUrl: boolean;
   fields: unknown;
@@ -79,69 +81,82 @@ export function eventData(event: DomainEvent, phi: boolean): Record<string, unkn
 }
 
 /**
- * Records an event inside the transaction that caused it: one WebhookDelivery row per matching active
- * subscription (and, for a submission, one for the form's `webhookUrl`, whose address is read at send
- * time and never copied), the emails of a submission, and their jobs. Everything commits or rolls back
- * with the caller's row. Cost: 1 lookup, at most 1 insert of deliveries and 1 job insert per queue,
- * whatever the number of subscriptions.
+ * The form (its archived state, PHI flag, fields), its account's owner email and the active subscriptions an
+ * event of `type` on it reaches, as ONE select; no row when the form is absent or another account's. Ingest
+ * composes it into its own form lookup.
  */
-export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
-  const queue = getActiveJobQueue();
-  const rows = await tx.$queryRaw<EventTargets[]>`
-    SELECT f."phi" AS "phi",
-           (f."webhookUrl" IS NOT NULL AND ${event.type} = 'submission.created') AS "hasWebhookUrl",
+export function eventTargetsSql(type: EventType, accountId: number, formId: number): Prisma.Sql {
+  return Prisma.sql`
+    SELECT f."archivedAt" AS "archivedAt",
+           f."phi" AS "phi",
+           (f."webhookUrl" IS NOT NULL AND ${type} = 'submission.created') AS "hasWebhookUrl",
            f."fields" AS "fields",
            a."ownerEmail" AS "ownerEmail",
            COALESCE((SELECT array_agg(s."id" ORDER BY s."id") FROM "WebhookSubscription" s
-                     WHERE s."accountId" = a."id" AND s."event" = ${event.type} AND s."active" AND s."deletedAt" IS NULL
+                     WHERE s."accountId" = a."id" AND s."event" = ${type} AND s."active" AND s."deletedAt" IS NULL
                        AND (s."formId" IS NULL OR s."formId" = f."id")), ARRAY[]::integer[]) AS "subscriptionIds"
     FROM "Form" f JOIN "Account" a ON a."id" = f."accountId"
-    WHERE f."id" = ${event.formId} AND f."accountId" = ${event.accountId}`;
-  const target = rows[0];
-  if (!target) throw new Error(`recordEvent: form ${event.formId} of account ${event.accountId} not found`);
+    WHERE f."id" = ${formId} AND f."accountId" = ${accountId}`;
+}
 
+/** An event's rows and jobs, decided before anything is written. */
+export interface PlannedEvent {
+  /**
+   * `INSERT … RETURNING "id"` of its WebhookDelivery rows (one per subscription, plus one for the form's
+   * `webhookUrl`, whose address is read at send time and never copied): a statement of its own, or a CTE of
+   * the caller's. Inserts nothing when nothing listens.
+   */
+  deliveriesSql: Prisma.Sql;
+  deliveryCount: number;
+  emails: EmailJob[];
+}
+
+export function planEvent(event: DomainEvent, targets: EventTargets): PlannedEvent {
   const payload: EventPayload = {
     id: newEventId(),
     type: event.type,
     createdAt: new Date().toISOString(),
-    data: eventData(event, target.phi),
+    data: eventData(event, targets.phi),
   };
-  const payloadJson = payload as unknown as Prisma.InputJsonValue;
+  const subscriptionIds: (number | null)[] = targets.subscriptionIds.map(Number);
+  if (targets.hasWebhookUrl) subscriptionIds.push(null);
+  const messageIds = subscriptionIds.map(() => newMessageId());
   const now = new Date();
-  const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = target.subscriptionIds.map((subscriptionId) => ({
-    accountId: event.accountId,
-    subscriptionId: Number(subscriptionId),
-    formId: event.formId,
-    messageId: newMessageId(),
-    eventType: event.type,
-    payload: payloadJson,
-    nextAttemptAt: now,
-  }));
-  if (target.hasWebhookUrl) {
-    deliveries.push({
-      accountId: event.accountId,
-      subscriptionId: null,
-      formId: event.formId,
-      messageId: newMessageId(),
-      eventType: event.type,
-      payload: payloadJson,
-      nextAttemptAt: now,
-    });
-  }
-  if (deliveries.length > 0) {
-    const created = await tx.webhookDelivery.createManyAndReturn({ data: deliveries, select: { id: true } });
-    await queue.enqueueInTransaction<WebhookDeliveryJob>(
-      tx,
-      QUEUE.webhookDelivery,
-      created.map((row) => ({ data: { deliveryId: row.id } })),
-    );
-  }
+  const deliveriesSql = Prisma.sql`
+    INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventType", "payload", "nextAttemptAt", "updatedAt")
+    SELECT ${event.accountId}, target."subscriptionId", ${event.formId}, target."messageId", ${event.type}, ${JSON.stringify(payload)}::jsonb, ${now}, ${now}
+    FROM unnest(${subscriptionIds}::integer[], ${messageIds}::text[]) AS target("subscriptionId", "messageId")
+    RETURNING "id"`;
 
+  const emails: EmailJob[] = [];
   if (event.type === 'submission.created') {
     const submissionId = Number(event.data.id);
-    const emails: EmailJob[] = [];
-    if (confirmationRecipient(target.fields, event.data.formData)) emails.push({ kind: 'submission_confirmation', submissionId });
-    if (target.ownerEmail) emails.push({ kind: 'submission_notification', submissionId });
-    await queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data })));
+    if (confirmationRecipient(targets.fields, event.data.formData)) emails.push({ kind: 'submission_confirmation', submissionId });
+    if (targets.ownerEmail) emails.push({ kind: 'submission_notification', submissionId });
   }
+  return { deliveriesSql, deliveryCount: subscriptionIds.length, emails };
+}
+
+/** The jobs of a planned event, in the caller's transaction: at most one insert per queue. */
+export async function enqueueEventJobs(tx: Prisma.TransactionClient, deliveryIds: number[], emails: EmailJob[]): Promise<void> {
+  const queue = getActiveJobQueue();
+  await queue.enqueueInTransaction<WebhookDeliveryJob>(tx, QUEUE.webhookDelivery, deliveryIds.map((deliveryId) => ({ data: { deliveryId } })));
+  await queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data })));
+}
+
+/**
+ * Records an event inside the transaction that caused it: its deliveries, the emails of a submission, and
+ * their jobs. Everything commits or rolls back with the caller's row. Cost: 1 lookup, at most 1 insert of
+ * deliveries and 1 job insert per queue, whatever the number of subscriptions.
+ */
+export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
+  const [targets] = await tx.$queryRaw<EventTargets[]>(eventTargetsSql(event.type, event.accountId, event.formId));
+  if (!targets) throw new Error(`recordEvent: form ${event.formId} of account ${event.accountId} not found`);
+  const planned = planEvent(event, targets);
+  const deliveries = planned.deliveryCount > 0 ? await tx.$queryRaw<{ id: number }[]>(planned.deliveriesSql) : [];
+  await enqueueEventJobs(
+    tx,
+    deliveries.map((row) => row.id),
+    planned.emails,
+  );
 }

@@ -1,9 +1,8 @@
 import type { AppDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import type { PrismaClient, Submission } from '../generated/prisma/client.js';
+import type { Prisma, PrismaClient, Submission } from '../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
-import { recordEvent } from './events.service.js';
-import { getFormOrThrow } from './forms.service.js';
+import { enqueueEventJobs, eventTargetsSql, planEvent, type EventTargets } from './events.service.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
 import type { PhiCipher } from './phi-crypto.service.js';
@@ -133,7 +132,12 @@ export async function ingestSubmission(
   const prisma = deps.db.prisma;
   assertFormDataWithinLimits(formData);
   if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
-  const form = await getFormOrThrow(prisma, accountId, formId, { includeArchived: true }, { select: { id: true, archivedAt: true, phi: true } });
+  // The form lookup is also the event's targets read, and reserves the submission's id so that the event
+  // payload (which carries it) is complete before the transaction starts.
+  const [form] = await prisma.$queryRaw<(EventTargets & { submissionId: number | null })[]>`
+    SELECT target.*, CASE WHEN target."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END AS "submissionId"
+    FROM (${eventTargetsSql('submission.created', accountId, formId)}) AS target`;
+  if (!form) throw notFound('form');
 
   let recordId: number | null = null;
   if (idempotencyKey !== null) {
@@ -146,27 +150,37 @@ export async function ingestSubmission(
   }
 
   try {
-    if (form.archivedAt) throw new AppError('form_archived');
+    if (form.archivedAt || form.submissionId === null) throw new AppError('form_archived');
     const sealed = form.phi ? deps.phi.encrypt(formData) : null;
-    const submission = await prisma.$transaction(async (tx) => {
+    const submission: Submission = {
+      id: form.submissionId,
+      accountId,
+      formId,
+      formData: sealed ? null : (formData as Prisma.JsonObject),
+      formDataCiphertext: sealed ? Buffer.from(sealed.ciphertext) : null,
+      formDataKeyId: sealed?.keyId ?? null,
+      sourceDomain: null,
+      createdAt: new Date(),
+    };
+    const event = planEvent({ type: 'submission.created', accountId, formId, data: toSubmissionV1(submission, formData) }, form);
+    await prisma.$transaction(async (tx) => {
       // ONE statement stores the row, counts it on its form (raw: Prisma's @updatedAt would otherwise move the
-      // form's updatedAt on every submission) and completes the idempotency claim.
-      const [created] = await tx.$queryRaw<Submission[]>`
+      // form's updatedAt on every submission), completes the idempotency claim and writes the deliveries.
+      const [stored] = await tx.$queryRaw<{ deliveryIds: number[] }[]>`
         WITH created AS (
-          INSERT INTO "Submission" ("accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId")
-          VALUES (${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
-                  ${sealed ? Buffer.from(sealed.ciphertext) : null}::bytea, ${sealed?.keyId ?? null})
-          RETURNING *
+          INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
+          VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
+                  ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
+          RETURNING "id"
         ), counted AS (
           UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}
         ), claimed AS (
           UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
           WHERE "id" = ${recordId ?? 0}
-        )
-        SELECT * FROM created`;
-      if (!created) throw new Error('the submission insert returned no row');
-      await recordEvent(tx, { type: 'submission.created', accountId, formId, data: toSubmissionV1(created, formData) });
-      return created;
+        ), deliveries AS (${event.deliveriesSql})
+        SELECT ARRAY(SELECT "id" FROM deliveries) AS "deliveryIds" FROM created`;
+      if (!stored) throw new Error('the submission insert returned no row');
+      await enqueueEventJobs(tx, stored.deliveryIds, event.emails);
     });
     return { submission, formData, replayed: false };
   } catch (error) {

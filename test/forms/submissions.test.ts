@@ -74,6 +74,24 @@ describe('POST /v1/forms/{id}/submissions', () => {
     expect(deliveries[0]).toMatchObject({ eventType: 'submission.created', accountId: acme.id });
     expect((deliveries[0]!.payload as { data: { id: number } }).data.id).toBe(res.body.id);
   });
+  it('stores the row, its counter, idempotency record, deliveries and jobs in a constant number of statements', async () => {
+    await t.db.prisma.form.update({ where: { id: formId() }, data: { webhookUrl: 'https://hooks.example/form' } });
+    for (let i = 0; i < 5; i++) {
+      await t.db.prisma.webhookSubscription.create({ data: { accountId: acme.id, url: `https://hooks.example/${i}`, event: 'submission.created', secret: 'whsec_x' } });
+    }
+    t.db.resetQueryCount();
+    const res = await ingest({ formData: { Name: 'Ada', Email: 'ada@example.com' } }, { 'Idempotency-Key': 'counted' });
+    expect(res.status).toBe(201);
+    // Key lookup; form + event targets (reserving the id); claim; BEGIN; one CTE (submission, counter, claim,
+    // 6 deliveries); webhook jobs; email jobs; COMMIT.
+    expect(t.db.queries, t.db.queries.join('\n')).toHaveLength(8);
+    const deliveries = await t.db.prisma.webhookDelivery.findMany();
+    expect(deliveries).toHaveLength(6);
+    for (const delivery of deliveries) expect((delivery.payload as { data: unknown }).data).toStrictEqual(res.body);
+    const record = await t.db.prisma.idempotencyRecord.findFirstOrThrow({ where: { key: 'counted' } });
+    expect(record.submissionId).toBe(res.body.id);
+    expect(record.completedAt).not.toBeNull();
+  });
 });
 
 describe('Idempotency-Key', () => {
