@@ -93,7 +93,7 @@ builder.queryFields((t) => ({
     complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int(), archived: t.arg.boolean() },
     resolve: (_root, args, context) =>
-      listForms(context.deps.db.prisma, requireApiKeyViewer(context).accountId, {
+      listForms(context.deps.db, requireApiKeyViewer(context).accountId, {
         ...normalizePagination(args.page, args.limit),
         domainId: args.domainId,
         archived: args.archived,

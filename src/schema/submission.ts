@@ -45,7 +45,7 @@ builder.queryFields((t) => ({
     complexity: listComplexity,
     args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
-      listFormSubmissions(context.deps.db.prisma, readerOf(context), args.formId, normalizePagination(args.page, args.limit)),
+      listFormSubmissions(context.deps.db, readerOf(context), args.formId, normalizePagination(args.page, args.limit)),
   }),
   submissionDailyCounts: t.field({
     type: [DailyCountRef],

@@ -1,6 +1,6 @@
 import type { ApiKeyViewer, AppDeps, SiteViewer } from '../context.js';
 import { AppError } from '../errors.js';
-import type { Plan } from '../generated/prisma/client.js';
+import { Prisma, type Plan } from '../generated/prisma/client.js';
 import { isScope, type Scope } from '../scopes.js';
 import { isWellFormedApiKey, isWellFormedSiteKey } from './secrets.service.js';
 
@@ -35,10 +35,10 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const match = /^Bearer (\S+)$/.exec(authorization ?? '');
   const key = match?.[1];
   if (!key || !isWellFormedApiKey(key)) throw unauthorized();
-  const rows = await deps.db.prisma.$queryRaw<KeyRow[]>`
-    SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"
+  const rows = await deps.db.sql<KeyRow>(Prisma.sql`
+    SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"::text AS "plan"
     FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
-    WHERE k."keyHash" = ${deps.hasher.hash(key)}`;
+    WHERE k."keyHash" = ${deps.hasher.hash(key)}`);
   const row = rows[0];
   if (!row || !deps.hasher.matches(key, row.keyHash)) throw unauthorized();
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthorized();

@@ -1,3 +1,4 @@
+import type { Database } from '../db.js';
 import { AppError, notFound } from '../errors.js';
 import { Prisma, type Form, type Plan, type PrismaClient } from '../generated/prisma/client.js';
 import { recordEvent } from './events.service.js';
@@ -26,19 +27,19 @@ type FormListRow = Omit<Form, 'type' | 'webhookUrl'> & { type: string; hostname:
  * The hottest read of the service, so ONE statement: the page, its domains (join) and the total (window
  * count). Only a page past the end needs a second statement for the total.
  */
-export async function listForms(prisma: Db, accountId: number, filter: FormListFilter): Promise<Page<FormWithSite>> {
+export async function listForms(db: Database, accountId: number, filter: FormListFilter): Promise<Page<FormWithSite>> {
   const { skip, take } = skipTake(filter);
   const where = Prisma.sql`f."accountId" = ${accountId}
     AND ${filter.archived ? Prisma.sql`f."archivedAt" IS NOT NULL` : Prisma.sql`f."archivedAt" IS NULL`}
     ${filter.domainId != null ? Prisma.sql`AND f."siteId" = ${filter.domainId}` : Prisma.empty}`;
-  const rows = await prisma.$queryRaw<FormListRow[]>`
+  const rows = await db.sql<FormListRow>(Prisma.sql`
     SELECT f."id", f."accountId", f."siteId", f."name", f."type"::text AS "type", f."fields", f."phi", f."archivedAt",
            f."submissionCount", f."createdAt", f."updatedAt", s."hostname", count(*) OVER ()::int AS "total"
     FROM "Form" f LEFT JOIN "Site" s ON s."id" = f."siteId"
     WHERE ${where}
     ORDER BY f."createdAt" DESC, f."id" DESC
-    LIMIT ${take} OFFSET ${skip}`;
-  const total = rows[0]?.total ?? (skip === 0 ? 0 : (await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM "Form" f WHERE ${where}`)[0]?.n ?? 0);
+    LIMIT ${take} OFFSET ${skip}`);
+  const total = rows[0]?.total ?? (skip === 0 ? 0 : (await db.sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS "n" FROM "Form" f WHERE ${where}`))[0]?.n ?? 0);
   // Named properties, not `{ ...rest }`: object rest is V8's slow path, and this runs for every row of the hottest list.
   const data = rows.map((row) => ({
     id: row.id,

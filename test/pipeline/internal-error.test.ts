@@ -18,13 +18,13 @@ describe('an unexpected failure', () => {
       return true;
     });
     // The database goes away after authentication: the list itself fails.
-    const original = t.db.prisma.$queryRaw.bind(t.db.prisma);
-    const queryRaw = vi.spyOn(t.db.prisma, '$queryRaw');
-    queryRaw.mockImplementationOnce(original); // the key lookup
-    queryRaw.mockRejectedValueOnce(Object.assign(new Error('connection reset while reading "Form"\nquery args: owner@acme.example'), { code: 'ECONNRESET' }));
+    const original = t.db.sql.bind(t.db);
+    const sql = vi.spyOn(t.db, 'sql');
+    sql.mockImplementationOnce(original); // the key lookup
+    sql.mockRejectedValueOnce(Object.assign(new Error('connection reset while reading "Form"\nquery args: owner@acme.example'), { code: 'ECONNRESET' }));
     const res = await t.request('GET', '/v1/forms', { key });
     write.mockRestore();
-    queryRaw.mockRestore();
+    sql.mockRestore();
 
     expect(res.status).toBe(500);
     expect(res.body).toStrictEqual({ error: 'Internal server error', code: 'internal_error' });

@@ -1,0 +1,42 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../src/generated/prisma/client.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+describe('Database.sql (one statement straight on the driver)', () => {
+  let db: TestDatabase;
+  const zone = process.env.TZ;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(() => {
+    process.env.TZ = zone;
+  });
+  afterAll(async () => db.close());
+
+  it('reads rows as Prisma does: timestamp(3) as UTC whatever the process time zone, jsonb parsed, arrays, bytea', async () => {
+    // Away from UTC, a driver's default reads (and writes) timestamp without time zone as local time.
+    process.env.TZ = 'America/New_York';
+    const at = new Date('2026-03-08T06:30:00.123Z');
+    const account = await db.prisma.account.create({ data: { name: 'Zone', kind: 'organization', ownerEmail: 'zone@example.com', plan: 'pro', webhookSigningSecret: 'whsec_zone' } });
+    await db.sql(Prisma.sql`UPDATE "Account" SET "createdAt" = ${at} WHERE "id" = ${account.id}`);
+    const viaPrisma = await db.prisma.account.findUniqueOrThrow({ where: { id: account.id } });
+    expect(viaPrisma.createdAt).toEqual(at);
+
+    const [row] = await db.sql<{ createdAt: Date; doc: unknown; ids: number[]; words: string[]; bytes: Uint8Array; n: number }>(Prisma.sql`
+      SELECT a."createdAt", '{"a":[1,"x"]}'::jsonb AS "doc", ARRAY[3, 1]::integer[] AS "ids", ARRAY['read:forms']::text[] AS "words",
+             '\\x0102'::bytea AS "bytes", count(*) OVER ()::int AS "n"
+      FROM "Account" a WHERE a."id" = ${account.id}`);
+    expect(row!.createdAt).toEqual(at);
+    expect(row!.doc).toStrictEqual({ a: [1, 'x'] });
+    expect(row!.ids).toStrictEqual([3, 1]);
+    expect(row!.words).toStrictEqual(['read:forms']);
+    expect([...row!.bytes]).toStrictEqual([1, 2]);
+    expect(row!.n).toBe(1);
+  });
+
+  it('is counted like Prisma statements (the tests’ statement budgets see it)', async () => {
+    db.resetQueryCount();
+    await db.sql(Prisma.sql`SELECT 1`);
+    expect(db.queries).toHaveLength(1);
+  });
+});
