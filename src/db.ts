@@ -82,8 +82,24 @@ export function lockDataDir(dataDir: string): () => void {
 export const pgliteDir = (dataDir: string): string => join(dataDir, 'pgdata');
 
 const TIMESTAMP_OID = 1114;
-/** `timestamp(3)` holds UTC by Prisma's convention; the drivers would read it as local time. */
-const utcTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
+const digits = (text: string, from: number, count: number): number => {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+};
+
+/**
+ * `timestamp(3)` holds UTC by Prisma's convention; the drivers would read it as local time. Read by hand from
+ * `YYYY-MM-DD HH:MM:SS[.f{1,3}]` (twice the speed of Date's string parser; two per listed row); any other
+ * form (years before 100, BC, infinity) goes through the parser.
+ */
+function utcTimestamp(text: string): Date {
+  const length = text.length;
+  const year = length >= 19 && length <= 23 && text.charCodeAt(4) === 45 ? digits(text, 0, 4) : 0;
+  if (year < 100) return new Date(`${text.replace(' ', 'T')}Z`);
+  const ms = length > 20 ? digits(text, 20, length - 20) * 10 ** (23 - length) : 0;
+  return new Date(Date.UTC(year, digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms));
+}
 /** Dates are sent as UTC text for the same reason (pg would send local time with an offset, which `timestamp` drops). */
 const driverValues = (values: unknown[]): unknown[] => values.map((value) => (value instanceof Date ? value.toISOString() : value));
 

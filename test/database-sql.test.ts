@@ -34,6 +34,14 @@ describe('Database.sql (one statement straight on the driver)', () => {
     expect(row!.n).toBe(1);
   });
 
+  it('reads every precision of timestamp(3) exactly (PostgreSQL drops trailing zeros of the fraction)', async () => {
+    const texts = ['2026-11-23 14:50:18.305', '2026-11-23 14:50:18.3', '2026-11-23 14:50:18.31', '2026-11-23 14:50:18', '1970-01-01 00:00:00.001', '0099-01-01 00:00:00'];
+    for (const text of texts) {
+      const [row] = await db.sql<{ at: Date }>(Prisma.sql`SELECT ${text}::timestamp(3) AS "at"`);
+      expect(row!.at.toISOString(), text).toBe(new Date(`${text.replace(' ', 'T')}Z`).toISOString());
+    }
+  });
+
   it('is counted like Prisma statements (the tests’ statement budgets see it)', async () => {
     db.resetQueryCount();
     await db.sql(Prisma.sql`SELECT 1`);
