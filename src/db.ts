@@ -4,7 +4,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { PrismaClient, type Prisma as PrismaNamespace } from './generated/prisma/client.js';
+import { pgDriverSql, pgliteDriverSql, type DriverSql } from './db-driver.js';
+import { PrismaClient } from './generated/prisma/client.js';
 
 export type Prisma = PrismaClient;
 
@@ -14,15 +15,9 @@ export interface SqlSession {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
 }
 
-export interface Database {
+/** Prisma for the model, plus SQL straight on the driver (`sql`, `transaction`) for the hot paths. */
+export interface Database extends DriverSql {
   prisma: PrismaClient;
-  /**
-   * ONE statement outside any transaction, straight on the driver. The hot paths (key lookup, lists, ingest's
-   * form read) use it: Prisma's raw-query path converts every value twice (its engine protocol), which was a
-   * third of the forms list's CPU. Rows come back as Prisma's would: `timestamp(3)` as a UTC Date, jsonb
-   * parsed, integer and text arrays as arrays (cast counts to int: int8 would not be a number).
-   */
-  sql<Row>(query: PrismaNamespace.Sql): Promise<Row[]>;
   kind: 'postgres' | 'pglite';
   /** The embedded instance (pglite only), for the job queue, which must share it: one process, one PGlite. */
   pglite?: PGlite;
@@ -81,33 +76,6 @@ export function lockDataDir(dataDir: string): () => void {
 
 export const pgliteDir = (dataDir: string): string => join(dataDir, 'pgdata');
 
-const TIMESTAMP_OID = 1114;
-const digits = (text: string, from: number, count: number): number => {
-  let value = 0;
-  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
-  return value;
-};
-
-/**
- * `timestamp(3)` holds UTC by Prisma's convention; the drivers would read it as local time. Read by hand from
- * `YYYY-MM-DD HH:MM:SS[.f{1,3}]` (twice the speed of Date's string parser; two per listed row); any other
- * form (years before 100, BC, infinity) goes through the parser.
- */
-function utcTimestamp(text: string): Date {
-  const length = text.length;
-  const year = length >= 19 && length <= 23 && text.charCodeAt(4) === 45 ? digits(text, 0, 4) : 0;
-  if (year < 100) return new Date(`${text.replace(' ', 'T')}Z`);
-  const ms = length > 20 ? digits(text, 20, length - 20) * 10 ** (23 - length) : 0;
-  return new Date(Date.UTC(year, digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms));
-}
-/** Dates are sent as UTC text for the same reason (pg would send local time with an offset, which `timestamp` drops). */
-const driverValues = (values: unknown[]): unknown[] => values.map((value) => (value instanceof Date ? value.toISOString() : value));
-
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMP_OID ? utcTimestamp : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-};
-
 function createClient(adapter: SqlMigrationAwareDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
   if (!onQuery) return new PrismaClient({ adapter });
   const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
@@ -133,10 +101,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const prisma = createClient(new PrismaPg(pool), options.onQuery);
     return {
       prisma,
-      sql: async <Row,>(query: PrismaNamespace.Sql) => {
-        options.onQuery?.(query.text);
-        return (await pool.query({ text: query.text, values: driverValues(query.values), types: pgTypes })).rows as Row[];
-      },
+      ...pgDriverSql(pool, options.onQuery),
       kind: 'postgres',
       withSession: async (fn) => {
         const client = await pool.connect();
@@ -179,11 +144,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const session = pgliteSession(db);
   return {
     prisma,
-    // PGlite's query waits for an open transaction (Prisma's adapter holds it), so this never runs inside one.
-    sql: async <Row,>(query: PrismaNamespace.Sql) => {
-      options.onQuery?.(query.text);
-      return (await db.query<Row>(query.text, driverValues(query.values), { parsers: { [TIMESTAMP_OID]: utcTimestamp } })).rows;
-    },
+    ...pgliteDriverSql(db, options.onQuery),
     kind: 'pglite',
     pglite: db,
     withSession: (fn) => fn(session),

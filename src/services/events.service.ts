@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
-import { getActiveJobQueue, QUEUE } from './jobs.service.js';
+import { getActiveJobQueue, QUEUE, transactionDb, type JobDb } from './jobs.service.js';
 
 export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
 export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'form.created', 'form.updated', 'form.archived'];
@@ -138,7 +138,7 @@ export function planEvent(event: DomainEvent, targets: EventTargets): PlannedEve
 }
 
 /** The jobs of a planned event, in the caller's transaction: at most one insert per queue. */
-export async function enqueueEventJobs(tx: Prisma.TransactionClient, deliveryIds: number[], emails: EmailJob[]): Promise<void> {
+export async function enqueueEventJobs(tx: JobDb, deliveryIds: number[], emails: EmailJob[]): Promise<void> {
   const queue = getActiveJobQueue();
   await queue.enqueueInTransaction<WebhookDeliveryJob>(tx, QUEUE.webhookDelivery, deliveryIds.map((deliveryId) => ({ data: { deliveryId } })));
   await queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data })));
@@ -155,7 +155,7 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEve
   const planned = planEvent(event, targets);
   const deliveries = planned.deliveryCount > 0 ? await tx.$queryRaw<{ id: number }[]>(planned.deliveriesSql) : [];
   await enqueueEventJobs(
-    tx,
+    transactionDb(tx),
     deliveries.map((row) => row.id),
     planned.emails,
   );

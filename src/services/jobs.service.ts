@@ -62,6 +62,9 @@ export interface WorkOptions {
 /** A job handler: resolve for success; throw to let pg-boss retry (then dead-letter). */
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 
+/** Where jobs are inserted: pg-boss's `db` interface over an open transaction. */
+export type JobDb = Db;
+
 /** pg-boss's `db` over an interactive Prisma transaction: the job commits or rolls back with it. */
 export function transactionDb(tx: Prisma.TransactionClient): Db {
   return fromPrisma(tx);
@@ -132,10 +135,11 @@ export class JobQueue {
   }
 
   /** Inserts jobs of one queue in ONE statement inside the caller's Prisma transaction. */
-  async enqueueInTransaction<T extends object>(tx: Prisma.TransactionClient, name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
+  /** `db`: the open transaction, a Prisma one through `transactionDb(tx)`, or a driver one (`Database.transaction`). */
+  async enqueueInTransaction<T extends object>(db: Db, name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
     if (jobs.length === 0) return;
     const rows: JobInsert<T>[] = jobs.map((job) => (job.startAfter ? { data: job.data, startAfter: job.startAfter } : { data: job.data }));
-    await this.boss.insert(name, rows, { db: transactionDb(tx) });
+    await this.boss.insert(name, rows, { db });
   }
 
   /** Outside a transaction (or inside one with `tx`). */

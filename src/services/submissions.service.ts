@@ -177,10 +177,10 @@ export async function ingestSubmission(
       createdAt: new Date(),
     };
     const event = planEvent({ type: 'submission.created', accountId, formId, data: toSubmissionV1(submission, formData) }, form);
-    await prisma.$transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       // ONE statement stores the row, counts it on its form (raw: Prisma's @updatedAt would otherwise move the
       // form's updatedAt on every submission), completes the idempotency claim and writes the deliveries.
-      const [stored] = await tx.$queryRaw<{ deliveryIds: number[] }[]>`
+      const [stored] = await tx.sql<{ deliveryIds: number[] }>(Prisma.sql`
         WITH created AS (
           INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
           VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
@@ -192,7 +192,7 @@ export async function ingestSubmission(
           UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
           WHERE "id" = ${recordId ?? 0}
         ), deliveries AS (${event.deliveriesSql})
-        SELECT ARRAY(SELECT "id" FROM deliveries) AS "deliveryIds" FROM created`;
+        SELECT ARRAY(SELECT "id" FROM deliveries) AS "deliveryIds" FROM created`);
       if (!stored) throw new Error('the submission insert returned no row');
       await enqueueEventJobs(tx, stored.deliveryIds, event.emails);
     });

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Prisma } from '../db.js';
 import type { Prisma as PrismaNs } from '../generated/prisma/client.js';
 import type { WebhookDeliveryJob } from './events.service.js';
-import { QUEUE, type JobQueue } from './jobs.service.js';
+import { QUEUE, transactionDb, type JobQueue } from './jobs.service.js';
 import type { OutboundFetcher } from './outbound-fetch.service.js';
 
 /**
@@ -133,7 +133,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   await prisma.$transaction(async (tx: PrismaNs.TransactionClient) => {
     const { count } = await tx.webhookDelivery.updateMany({ where: guard, data: { ...common, nextAttemptAt, lastError: result.reason } });
     if (count === 1) {
-      await deps.queue.enqueueInTransaction<DeliveryJobData>(tx, QUEUE.webhookDelivery, [
+      await deps.queue.enqueueInTransaction<DeliveryJobData>(transactionDb(tx), QUEUE.webhookDelivery, [
         { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt },
       ]);
     }
