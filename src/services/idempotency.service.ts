@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Database } from '../db.js';
 import { AppError } from '../errors.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A claim this old that never completed belongs to a request that died; a retry may take it over. */
@@ -32,13 +33,14 @@ export type Claim = { kind: 'claimed'; recordId: number } | { kind: 'replay'; su
  * Claims `key` for this account, in its own short statement so that a concurrent duplicate sees the claim at
  * once (409 in progress) instead of racing to a second submission; the unique (accountId, key) index decides.
  */
-export async function claimIdempotencyKey(prisma: PrismaClient, accountId: number, key: string, print: string, now = new Date()): Promise<Claim> {
+export async function claimIdempotencyKey(db: Database, accountId: number, key: string, print: string, now = new Date()): Promise<Claim> {
+  const prisma = db.prisma;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await prisma.$queryRaw<{ id: number }[]>`
+    const inserted = await db.sql<{ id: number }>(Prisma.sql`
       INSERT INTO "IdempotencyRecord" ("accountId", "key", "fingerprint", "expiresAt", "createdAt")
       VALUES (${accountId}, ${key}, ${print}, ${new Date(now.getTime() + REPLAY_WINDOW_MS)}, ${now})
       ON CONFLICT ("accountId", "key") DO NOTHING
-      RETURNING "id"`;
+      RETURNING "id"`);
     const claimed = inserted[0];
     if (claimed) return { kind: 'claimed', recordId: claimed.id };
 

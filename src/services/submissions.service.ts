@@ -155,7 +155,7 @@ export async function ingestSubmission(
 
   let recordId: number | null = null;
   if (idempotencyKey !== null) {
-    const claim = await claimIdempotencyKey(prisma, accountId, idempotencyKey, fingerprint(`POST /forms/${formId}/submissions`, formData));
+    const claim = await claimIdempotencyKey(deps.db, accountId, idempotencyKey, fingerprint(`POST /forms/${formId}/submissions`, formData));
     if (claim.kind === 'replay') {
       const submission = await prisma.submission.findUniqueOrThrow({ where: { id: claim.submissionId } });
       return { submission, formData: readFormData(deps.phi, submission), replayed: true };
