@@ -30,7 +30,7 @@ export interface DatabaseOptions {
   /** null: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | null;
   dataDir: string;
-  /** Called once per SQL statement Prisma sends (tests count them). */
+  /** Called once per SQL statement sent, by Prisma or `sql`/`transaction` (tests count them). */
   onQuery?: (sql: string) => void;
   /** Skip the directory lock (a test's private in-memory copy). */
   pglite?: PGlite;
