@@ -3,6 +3,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import { createRequestContext, type AppDeps, type RequestContext } from './context.js';
 import { AppError } from './errors.js';
+import { Prisma } from './generated/prisma/client.js';
 import { createFieldRateLimiter } from './services/field-rate-limit.js';
 import { RedisRateLimitStore } from './services/rate-limit.service.js';
 import { errorResponse, jsonResponse, createRestFacade } from './rest/facade.js';
@@ -66,7 +67,7 @@ export function createApp(deps: AppDeps): App {
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
     if (pathname === '/readyz') {
       try {
-        await deps.db.prisma.$queryRaw`SELECT 1`;
+        await deps.db.sql(Prisma.sql`SELECT 1`);
         return jsonResponse(200, { status: 'ready' });
       } catch {
         return jsonResponse(503, { status: 'unavailable' });

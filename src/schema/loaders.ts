@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
-import type { Submission } from '../generated/prisma/client.js';
+import { Prisma, type Submission } from '../generated/prisma/client.js';
 import { auditPhiReads } from '../services/submissions.service.js';
 
 export interface Loaders {
@@ -18,11 +18,12 @@ export function createLoaders(context: RequestContext): Loaders {
         loader = new DataLoader(async (formIds) => {
           // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
           // page, not the table.
-          const rows = await context.deps.db.prisma.$queryRaw<Submission[]>`
-            SELECT s.* FROM unnest(${[...formIds]}::int[]) AS f("id")
+          const rows = await context.deps.db.sql<Submission>(Prisma.sql`
+            SELECT s."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"
+            FROM unnest(${[...formIds]}::int[]) AS f("id")
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
-            ) AS s`;
+            ) AS s`);
           // PHI reads are audited for the whole batch at once: one INSERT per request, never one per form.
           const viewer = context.viewer;
           if (viewer?.kind === 'apiKey') {

@@ -29,6 +29,6 @@ builder.queryFields((t) => ({
     complexity: listComplexity,
     args: { kind: t.arg({ type: CatalogKindEnum }), ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
-      listSiteCatalog(context.deps.db.prisma, requireSiteViewer(context).siteId, { ...normalizePagination(args.page, args.limit), kind: args.kind }),
+      listSiteCatalog(context.deps.db, requireSiteViewer(context).siteId, { ...normalizePagination(args.page, args.limit), kind: args.kind }),
   }),
 }));

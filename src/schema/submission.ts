@@ -53,7 +53,7 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'read:submissions' },
     args: { formId: t.arg.int({ required: true }), from: t.arg({ type: 'DateTime', required: true }), to: t.arg({ type: 'DateTime', required: true }) },
     resolve: (_root, args, context) =>
-      dailySubmissionCounts(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.formId, args.from, args.to),
+      dailySubmissionCounts(context.deps.db, requireApiKeyViewer(context).accountId, args.formId, args.from, args.to),
   }),
   submission: t.field({
     type: SubmissionRef,

@@ -1,4 +1,5 @@
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Database } from '../db.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
 
 /* GET /site-catalog (site key): one site's active embeddable widgets. A site key reads no customer data, so
@@ -61,11 +62,11 @@ interface CatalogRow {
  * ONE statement whatever the data: the union of the kinds asked for, counted and paged together. The page is
  * LEFT JOINed to a one-row total, so a page past the end still reports the total.
  */
-export async function listSiteCatalog(prisma: PrismaClient | Prisma.TransactionClient, siteId: number, filter: CatalogFilter): Promise<Page<CatalogEntry>> {
+export async function listSiteCatalog(db: Database, siteId: number, filter: CatalogFilter): Promise<Page<CatalogEntry>> {
   const kinds = filter.kind ? [filter.kind] : CATALOG_KINDS;
   const union = Prisma.join(kinds.map((kind) => branches[kind](siteId)), ' UNION ALL ');
   const { skip, take } = skipTake(filter);
-  const rows = await prisma.$queryRaw<CatalogRow[]>`
+  const rows = await db.sql<CatalogRow>(Prisma.sql`
     WITH "widgets" AS (${union}),
     "counted" AS (SELECT count(*)::int AS "total" FROM "widgets"),
     "page" AS (
@@ -73,7 +74,7 @@ export async function listSiteCatalog(prisma: PrismaClient | Prisma.TransactionC
     )
     SELECT "page"."kind", "page"."id", "page"."name", "page"."type", "page"."updatedAt", "counted"."total"
     FROM "counted" LEFT JOIN "page" ON true
-    ORDER BY "page"."createdAt" DESC, "page"."id" DESC, "page"."kind" ASC`;
+    ORDER BY "page"."createdAt" DESC, "page"."id" DESC, "page"."kind" ASC`);
   const total = Number(rows[0]?.total ?? 0);
   const data: CatalogEntry[] = [];
   for (const row of rows) {

@@ -96,17 +96,17 @@ export interface DailyCount {
  * Submissions per UTC day of [from, to), every day present (zeros included), in ONE statement. Another account's
  * form simply counts nothing, like an absent one.
  */
-export async function dailySubmissionCounts(prisma: PrismaClient, accountId: number, formId: number, from: Date, to: Date): Promise<DailyCount[]> {
+export async function dailySubmissionCounts(db: Database, accountId: number, formId: number, from: Date, to: Date): Promise<DailyCount[]> {
   const start = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
   const days = Math.ceil((to.getTime() - start.getTime()) / DAY_MS);
   if (!(to > from) || days > MAX_STATS_DAYS) {
     throw new AppError('validation_failed', { fields: [{ field: 'to', message: `must be after from, at most ${MAX_STATS_DAYS} days later` }] });
   }
-  const rows = await prisma.$queryRaw<DailyCount[]>`
+  const rows = await db.sql<DailyCount>(Prisma.sql`
     SELECT to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD') AS "date", count(*)::int AS "count"
     FROM "Submission"
     WHERE "formId" = ${formId} AND "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
-    GROUP BY 1`;
+    GROUP BY 1`);
   const byDate = new Map(rows.map((row) => [row.date, row.count]));
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);
