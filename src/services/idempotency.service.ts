@@ -30,17 +30,25 @@ export function fingerprint(target: string, body: unknown): string {
 export type Claim = { kind: 'claimed'; recordId: number } | { kind: 'replay'; submissionId: number };
 
 /**
+ * The claim itself: a new record for `key`, or no row when the account already holds one. A SELECT (or `FROM`
+ * a CTE) may precede it, so that a caller can claim in the statement that reads what it needs anyway.
+ */
+export function claimInsertSql(accountId: number, key: string, print: string, now: Date, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO "IdempotencyRecord" ("accountId", "key", "fingerprint", "expiresAt", "createdAt")
+    SELECT ${accountId}, ${key}, ${print}, ${new Date(now.getTime() + REPLAY_WINDOW_MS)}, ${now} ${from}
+    ON CONFLICT ("accountId", "key") DO NOTHING
+    RETURNING "id"`;
+}
+
+/**
  * Claims `key` for this account, in its own short statement so that a concurrent duplicate sees the claim at
  * once (409 in progress) instead of racing to a second submission; the unique (accountId, key) index decides.
  */
 export async function claimIdempotencyKey(db: Database, accountId: number, key: string, print: string, now = new Date()): Promise<Claim> {
   const prisma = db.prisma;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db.sql<{ id: number }>(Prisma.sql`
-      INSERT INTO "IdempotencyRecord" ("accountId", "key", "fingerprint", "expiresAt", "createdAt")
-      VALUES (${accountId}, ${key}, ${print}, ${new Date(now.getTime() + REPLAY_WINDOW_MS)}, ${now})
-      ON CONFLICT ("accountId", "key") DO NOTHING
-      RETURNING "id"`);
+    const inserted = await db.sql<{ id: number }>(claimInsertSql(accountId, key, print, now));
     const claimed = inserted[0];
     if (claimed) return { kind: 'claimed', recordId: claimed.id };
 

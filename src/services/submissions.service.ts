@@ -4,7 +4,7 @@ import { AppError, notFound } from '../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { enqueueEventJobs, eventTargetsSql, planEvent, type EventTargets } from './events.service.js';
-import { assertValidIdempotencyKey, claimIdempotencyKey, fingerprint, releaseClaim } from './idempotency.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
 import type { PhiCipher } from './phi-crypto.service.js';
 import { isPlainObject } from './validation.js';
@@ -146,16 +146,23 @@ export async function ingestSubmission(
   const prisma = deps.db.prisma;
   assertFormDataWithinLimits(formData);
   if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
-  // The form lookup is also the event's targets read, and reserves the submission's id so that the event
-  // payload (which carries it) is complete before the transaction starts.
-  const [form] = await deps.db.sql<EventTargets & { submissionId: number | null }>(Prisma.sql`
-    SELECT target.*, CASE WHEN target."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END AS "submissionId"
-    FROM (${eventTargetsSql('submission.created', accountId, formId)}) AS target`);
+  const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
+  // The form lookup is also the event's targets read, reserves the submission's id (so that the event payload,
+  // which carries it, is complete before the transaction starts) and claims a fresh Idempotency-Key of an active form.
+  const claimSql = idempotencyKey !== null && print !== null ? claimInsertSql(accountId, idempotencyKey, print, new Date(), Prisma.sql`FROM "target" WHERE "target"."archivedAt" IS NULL`) : null;
+  const [form] = await deps.db.sql<EventTargets & { submissionId: number | null; recordId: number | null }>(Prisma.sql`
+    WITH "target" AS (${eventTargetsSql('submission.created', accountId, formId)})
+    ${claimSql ? Prisma.sql`, "claim" AS (${claimSql})` : Prisma.empty}
+    SELECT "target".*,
+           CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END AS "submissionId",
+           ${claimSql ? Prisma.sql`(SELECT "id" FROM "claim")` : Prisma.sql`NULL::int`} AS "recordId"
+    FROM "target"`);
   if (!form) throw notFound('form');
 
-  let recordId: number | null = null;
-  if (idempotencyKey !== null) {
-    const claim = await claimIdempotencyKey(deps.db, accountId, idempotencyKey, fingerprint(`POST /forms/${formId}/submissions`, formData));
+  let recordId = form.recordId;
+  if (idempotencyKey !== null && print !== null && recordId === null) {
+    // The key is taken (a replay, a request still running, an expired record) or the form is archived: the full rules.
+    const claim = await claimIdempotencyKey(deps.db, accountId, idempotencyKey, print);
     if (claim.kind === 'replay') {
       const submission = await prisma.submission.findUniqueOrThrow({ where: { id: claim.submissionId } });
       return { submission, formData: readFormData(deps.phi, submission), replayed: true };

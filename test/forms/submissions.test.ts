@@ -86,9 +86,9 @@ describe('POST /v1/forms/{id}/submissions', () => {
     t.db.resetQueryCount();
     const res = await ingest({ formData: { Name: 'Ada', Email: 'ada@example.com' } }, { 'Idempotency-Key': 'counted' });
     expect(res.status).toBe(201);
-    // Key lookup; form + event targets (reserving the id); claim; BEGIN; one CTE (submission, counter, claim,
-    // 6 deliveries); webhook jobs; email jobs; COMMIT.
-    expect(t.db.queries, t.db.queries.map((q) => q.trim().slice(0, 40)).join(' | ')).toHaveLength(8);
+    // Key lookup; form + event targets + Idempotency-Key claim (reserving the id); BEGIN; one CTE (submission,
+    // counter, claim completion, 6 deliveries); webhook jobs; email jobs; COMMIT.
+    expect(t.db.queries, t.db.queries.map((q) => q.trim().slice(0, 40)).join(' | ')).toHaveLength(7);
     const deliveries = await t.db.prisma.webhookDelivery.findMany();
     expect(deliveries).toHaveLength(6);
     for (const delivery of deliveries) expect((delivery.payload as { data: unknown }).data).toStrictEqual(res.body);
@@ -171,6 +171,19 @@ describe('Idempotency-Key', () => {
     const created = results.find((r) => r.status === 201)!;
     for (const r of results.filter((x) => x.status === 200)) expect(r.body).toStrictEqual(created.body);
     expect((await t.db.prisma.form.findUniqueOrThrow({ where: { id: formId() } })).submissionCount).toBe(1);
+  });
+
+  it('on an archived form: replays a key used before archiving, answers 409 form_archived for a new key and keeps no claim', async () => {
+    const first = await ingest({ formData: { Name: 'Ada' } }, { 'Idempotency-Key': 'before' });
+    expect((await t.request('DELETE', `/v1/forms/${formId()}`, { key })).status).toBe(204);
+    const replay = await ingest({ formData: { Name: 'Ada' } }, { 'Idempotency-Key': 'before' });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toStrictEqual(first.body);
+    const refused = await ingest({ formData: { Name: 'Bo' } }, { 'Idempotency-Key': 'after' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('form_archived');
+    expect(await t.db.prisma.idempotencyRecord.findMany({ where: { key: 'after' } })).toStrictEqual([]);
+    expect(await t.db.prisma.submission.count()).toBe(1);
   });
 
   it('forgets a key after 24 hours', async () => {
