@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
 import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads } from '../services/submissions.service.js';
+import { auditPhiReads, SUBMISSION_COLUMNS } from '../services/submissions.service.js';
 
 export interface Loaders {
   /** The newest `limit` submissions of each form, for all forms of a page in ONE statement (PHI reads audited). */
@@ -19,8 +19,7 @@ export function createLoaders(context: RequestContext): Loaders {
           // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
           // page, not the table.
           const rows = await context.deps.db.sql<Submission>(Prisma.sql`
-            SELECT s."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"
-            FROM unnest(${[...formIds]}::int[]) AS f("id")
+            SELECT ${SUBMISSION_COLUMNS} FROM unnest(${[...formIds]}::int[]) AS f("id")
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
             ) AS s`);

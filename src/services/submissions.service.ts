@@ -41,6 +41,11 @@ export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submis
   if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
 }
 
+/** Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions. */
+export const SUBMISSION_COLUMNS = Prisma.raw(
+  's."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"',
+);
+
 type PageRow = Submission & { total: number };
 
 /**
@@ -51,8 +56,7 @@ type PageRow = Submission & { total: number };
 export async function listFormSubmissions(db: Database, reader: Reader, formId: number, request: PageRequest): Promise<Page<Submission>> {
   const { skip, take } = skipTake(request);
   const rows = await db.sql<PageRow>(Prisma.sql`
-    SELECT s."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt",
-           f."submissionCount" AS "total"
+    SELECT ${SUBMISSION_COLUMNS}, f."submissionCount" AS "total"
     FROM "Form" f
     LEFT JOIN LATERAL (
       SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
