@@ -47,26 +47,25 @@ const VerificationInstructionsRef = builder.objectRef<VerificationInstructions>(
   }),
 });
 
+/** What a status and an attempt's result both show of a site's verification. */
+const verificationStateFields = <Shape extends AttemptResult>(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Shape>) => ({
+  domain: t.string({ resolve: (s) => s.domain }),
+  verified: t.boolean({ resolve: (s) => s.verified }),
+  method: t.field({ type: VerificationMethodEnum, nullable: true, resolve: (s) => s.method }),
+  verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.verifiedAt) }),
+  lastCheckedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.lastCheckedAt) }),
+});
+
 const SiteVerificationRef = builder.objectRef<VerificationStatus>('SiteVerification').implement({
   fields: (t) => ({
-    domain: t.exposeString('domain'),
-    verified: t.exposeBoolean('verified'),
-    method: t.field({ type: VerificationMethodEnum, nullable: true, resolve: (s) => s.method }),
-    verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.verifiedAt) }),
-    lastCheckedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.lastCheckedAt) }),
+    ...verificationStateFields(t),
     methods: t.field({ type: [VerificationMethodEnum], resolve: (s) => s.methods }),
     instructions: t.field({ type: VerificationInstructionsRef, nullable: true, resolve: (s) => s.instructions ?? null }),
   }),
 });
 
 const SiteVerificationAttemptRef = builder.objectRef<AttemptResult>('SiteVerificationAttempt').implement({
-  fields: (t) => ({
-    domain: t.exposeString('domain'),
-    verified: t.exposeBoolean('verified'),
-    method: t.field({ type: VerificationMethodEnum, nullable: true, resolve: (s) => s.method }),
-    verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.verifiedAt) }),
-    lastCheckedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => toDate(s.lastCheckedAt) }),
-  }),
+  fields: (t) => verificationStateFields(t),
 });
 
 builder.queryFields((t) => ({
