@@ -6,6 +6,7 @@ import { normalizePagination } from '../services/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { selectsPath } from './selection.js';
 import { SubmissionRef } from './submission.js';
 
 const FormFieldRef = builder.objectRef<FieldElement>('FormField').implement({
@@ -92,11 +93,12 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'read:forms' },
     complexity: listComplexity,
     args: { ...pageArgs(t.arg), domainId: t.arg.int(), archived: t.arg.boolean() },
-    resolve: (_root, args, context) =>
+    resolve: (_root, args, context, info) =>
       listForms(context.deps.db, requireApiKeyViewer(context).accountId, {
         ...normalizePagination(args.page, args.limit),
         domainId: args.domainId,
         archived: args.archived,
+        withFields: selectsPath(info, ['data', 'fields']),
       }),
   }),
   form: t.field({

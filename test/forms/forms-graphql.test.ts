@@ -78,6 +78,31 @@ describe('forms over GraphQL', () => {
     // key lookup + the forms page (domains and total joined in) + one lateral join for all latest submissions
     expect(t.db.queries, t.db.queries.join('\n')).toHaveLength(3);
   });
+
+  it('reads the forms’ fields only for a list that shows them (directly or through a fragment)', async () => {
+    await t.useKeyOnce(key);
+    const listStatement = () => t.db.queries.find((sql) => sql.includes('FROM "Form" f LEFT JOIN "Site"')) ?? '';
+    const expected = [
+      { id: 'name', type: 'text', label: 'Name' },
+      { id: 'email', type: 'email', label: 'Email' },
+    ];
+    for (const query of [
+      '{ forms(limit: 2) { data { id fields { id type label } } } }',
+      '{ forms(limit: 2) { ...Page } } fragment Page on FormPage { data { ... on Form { fields { id type label } } } }',
+    ]) {
+      t.db.resetQueryCount();
+      const res = await t.graphql(query, {}, key);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.forms.data.map((form: { fields: unknown }) => form.fields)).toStrictEqual([expected, expected]);
+      expect(listStatement()).toContain('f."fields"');
+    }
+    t.db.resetQueryCount();
+    const rest = await t.request('GET', '/v1/forms?limit=2', { key });
+    expect(rest.status).toBe(200);
+    expect(rest.body.data[0]).not.toHaveProperty('fields');
+    expect(listStatement()).not.toBe('');
+    expect(listStatement()).not.toContain('f."fields"');
+  });
 });
 
 describe('submissionDailyCounts', () => {

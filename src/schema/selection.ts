@@ -1,0 +1,19 @@
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+
+/**
+ * Whether the query asks for `path` below the field being resolved (through fragments too), so that a list
+ * reads a costly column only when it is shown. Directives are ignored: a field under @skip still counts as
+ * asked, which only means reading a column that is not needed.
+ */
+export function selectsPath(info: GraphQLResolveInfo, path: readonly string[]): boolean {
+  const visit = (set: SelectionSetNode | undefined, depth: number): boolean =>
+    set !== undefined &&
+    set.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) {
+        return selection.name.value === path[depth] && (depth === path.length - 1 || visit(selection.selectionSet, depth + 1));
+      }
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, depth);
+      return visit(info.fragments[selection.name.value]?.selectionSet, depth);
+    });
+  return info.fieldNodes.some((node) => visit(node.selectionSet, 0));
+}
