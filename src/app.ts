@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import { Response } from '@whatwg-node/server';
 import { createYoga } from 'graphql-yoga';
 import { createRequestContext, type AppDeps, type RequestContext } from './context.js';
 import { AppError } from './errors.js';

@@ -1,3 +1,4 @@
+import { Response } from '@whatwg-node/server';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../services/auth.service.js';
@@ -21,6 +22,10 @@ function compile(route: Route): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`) };
 }
 
+/**
+ * Responses are the server adapter's own `Response` (not Node's global one): the adapter writes its string body to
+ * the socket in one call, where a global Response's body would be pumped through a ReadableStream chunk by chunk.
+ */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   if (body === undefined) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
