@@ -42,7 +42,8 @@ export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
       authScopes: { scope: 'read:submissions' },
       args: { limit: t.arg.int({ defaultValue: 5 }) },
       complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
-      resolve: (form, args, context) => context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit).load(form.id),
+      resolve: (form, args, context, info) =>
+        context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit, selectsPath(info, ['formData'])).load(form.id),
     }),
   }),
 });

@@ -1,25 +1,29 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
 import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads, SUBMISSION_COLUMNS } from '../services/submissions.service.js';
+import { auditPhiReads, SUBMISSION_COLUMNS, SUBMISSION_COLUMNS_WITHOUT_DATA } from '../services/submissions.service.js';
 
 export interface Loaders {
-  /** The newest `limit` submissions of each form, for all forms of a page in ONE statement (PHI reads audited). */
-  latestSubmissions(limit: number): DataLoader<number, Submission[]>;
+  /**
+   * The newest `limit` submissions of each form, for all forms of a page in ONE statement (PHI reads audited);
+   * their formData only `withFormData` (else null: a dashboard listing ids and dates would decode 500 of them).
+   */
+  latestSubmissions(limit: number, withFormData: boolean): DataLoader<number, Submission[]>;
 }
 
 /** Built per request: a loader never outlives its request or mixes two viewers' data. */
 export function createLoaders(context: RequestContext): Loaders {
-  const latest = new Map<number, DataLoader<number, Submission[]>>();
+  const latest = new Map<string, DataLoader<number, Submission[]>>();
   return {
-    latestSubmissions(limit) {
-      let loader = latest.get(limit);
+    latestSubmissions(limit, withFormData) {
+      const key = `${limit}:${withFormData}`;
+      let loader = latest.get(key);
       if (!loader) {
         loader = new DataLoader(async (formIds) => {
           // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
           // page, not the table.
           const rows = await context.deps.db.sql<Submission>(Prisma.sql`
-            SELECT ${SUBMISSION_COLUMNS} FROM unnest(${[...formIds]}::int[]) AS f("id")
+            SELECT ${withFormData ? SUBMISSION_COLUMNS : SUBMISSION_COLUMNS_WITHOUT_DATA} FROM unnest(${[...formIds]}::int[]) AS f("id")
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
             ) AS s`);
@@ -32,7 +36,7 @@ export function createLoaders(context: RequestContext): Loaders {
           for (const row of rows) byForm.get(row.formId)?.push(row);
           return formIds.map((id) => byForm.get(id) ?? []);
         });
-        latest.set(limit, loader);
+        latest.set(key, loader);
       }
       return loader;
     },

@@ -35,15 +35,20 @@ export interface Reader {
   apiKeyId: number | null;
 }
 
-/** Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry ciphertext. */
+/** Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. */
 export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submissions: Submission[]): Promise<void> {
-  const phiIds = submissions.filter((submission) => submission.formDataCiphertext !== null).map((submission) => submission.id);
+  // The key id marks an encrypted (PHI) row even when a read leaves its formData out: listing it is still a read.
+  const phiIds = submissions.filter((submission) => submission.formDataKeyId !== null).map((submission) => submission.id);
   if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
 }
 
 /** Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions. */
 export const SUBMISSION_COLUMNS = Prisma.raw(
   's."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"',
+);
+/** The same row with its formData left out (null), for reads that do not show it. */
+export const SUBMISSION_COLUMNS_WITHOUT_DATA = Prisma.raw(
+  's."id", s."accountId", s."formId", NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"',
 );
 
 type PageRow = Submission & { total: number };

@@ -259,6 +259,22 @@ describe('PHI forms', () => {
     expect(await t.db.prisma.auditEvent.count({ where: { accountId: phiForms.id } })).toBe(5);
   });
 
+  it('read the latest submissions’ formData only when the query shows it, and audit both reads', async () => {
+    const created = await ingest({ formData: { Diagnosis: 'rare-condition-xyz' } }, {}, formId('medical'));
+    const latestStatement = () => t.db.queries.find((sql) => sql.includes('CROSS JOIN LATERAL')) ?? '';
+    await t.useKeyOnce(key);
+    t.db.resetQueryCount();
+    const ids = await t.graphql(`{ form(id: ${formId('medical')}) { latestSubmissions { id } } }`, {}, key);
+    expect(ids.body.data.form.latestSubmissions).toStrictEqual([{ id: created.body.id }]);
+    expect(latestStatement()).toContain('NULL::jsonb AS "formData"');
+    t.db.resetQueryCount();
+    const full = await t.graphql(`{ form(id: ${formId('medical')}) { latestSubmissions { id formData } } }`, {}, key);
+    expect(full.body.data.form.latestSubmissions).toStrictEqual([{ id: created.body.id, formData: { Diagnosis: 'rare-condition-xyz' } }]);
+    expect(latestStatement()).not.toBe('');
+    expect(latestStatement()).not.toContain('NULL::jsonb AS "formData"');
+    expect(await t.db.prisma.auditEvent.count({ where: { resourceId: created.body.id } })).toBe(2);
+  });
+
   it('store formData encrypted, return it to an authorised key, and audit every read', async () => {
     const created = await ingest({ formData: { Diagnosis: 'rare-condition-xyz' } }, {}, formId('medical'));
     expect(created.status).toBe(201);
