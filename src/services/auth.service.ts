@@ -35,12 +35,13 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const match = /^Bearer (\S+)$/.exec(authorization ?? '');
   const key = match?.[1];
   if (!key || !isWellFormedApiKey(key)) throw unauthorized();
+  const keyHash = deps.hasher.hash(key);
   const rows = await deps.db.sql<KeyRow>(Prisma.sql`
     SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"::text AS "plan"
     FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
-    WHERE k."keyHash" = ${deps.hasher.hash(key)}`);
+    WHERE k."keyHash" = ${keyHash}`);
   const row = rows[0];
-  if (!row || !deps.hasher.matches(key, row.keyHash)) throw unauthorized();
+  if (!row || !deps.hasher.sameHash(keyHash, row.keyHash)) throw unauthorized();
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthorized();
   touchLastUsed(deps, row.id, row.keyHash, now);
   return {
@@ -82,6 +83,6 @@ export async function authenticateSiteKey(deps: AppDeps, header: string | null):
     where: { siteKeyHash: keyHash },
     select: { id: true, accountId: true, archivedAt: true, siteKeyHash: true },
   });
-  if (!site || site.archivedAt || !deps.hasher.matches(header, site.siteKeyHash)) throw new AppError('site_not_found');
+  if (!site || site.archivedAt || !deps.hasher.sameHash(keyHash, site.siteKeyHash)) throw new AppError('site_not_found');
   return { kind: 'site', accountId: site.accountId, siteId: site.id, keyHash };
 }

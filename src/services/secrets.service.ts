@@ -27,9 +27,12 @@ export class KeyHasher {
     return createHmac('sha256', this.pepper).update(key).digest('hex');
   }
 
-  /** Constant-time comparison of a presented key with a stored hash. */
-  matches(key: string, storedHash: string): boolean {
-    const a = Buffer.from(this.hash(key), 'hex');
+  /**
+   * Constant-time comparison of the presented key's hash (the one its row was looked up by: computed once per
+   * request) with the stored hash.
+   */
+  sameHash(presentedHash: string, storedHash: string): boolean {
+    const a = Buffer.from(presentedHash, 'hex');
     const b = Buffer.from(storedHash, 'hex');
     return a.length === b.length && timingSafeEqual(a, b);
   }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportedAccount } from '../../src/services/fixtures.service.js';
 import { MemoryRateLimitStore } from '../../src/services/rate-limit.service.js';
+import { KeyHasher } from '../../src/services/secrets.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { accountFixture, seed } from '../support/seed.js';
 
@@ -54,6 +55,14 @@ describe('API key authentication', () => {
     await t.request('GET', '/v1/forms', { key: 'svc_live_short' });
     await t.request('GET', '/v1/forms', { key: `svc_live_${'!'.repeat(43)}` });
     expect(t.db.queries).toEqual([]);
+  });
+
+  it('hashes the presented key once per request: the lookup and the constant-time check share the hash', async () => {
+    const hash = vi.spyOn(KeyHasher.prototype, 'hash');
+    const res = await t.request('GET', '/v1/forms', { key: keys().full!.key });
+    expect(res.status).toBe(200);
+    expect(hash.mock.calls).toStrictEqual([[keys().full!.key]]);
+    hash.mockRestore();
   });
 
   it('revocation takes effect on the very next request, and a rotated pair both work until then', async () => {
