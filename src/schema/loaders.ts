@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
 import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads, SUBMISSION_COLUMNS, SUBMISSION_COLUMNS_WITHOUT_DATA } from '../services/submissions.service.js';
+import { auditPhiReads, submissionColumns } from '../services/submissions.service.js';
 
 export interface Loaders {
   /**
@@ -23,7 +23,7 @@ export function createLoaders(context: RequestContext): Loaders {
           // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
           // page, not the table.
           const rows = await context.deps.db.sql<Submission>(Prisma.sql`
-            SELECT ${withFormData ? SUBMISSION_COLUMNS : SUBMISSION_COLUMNS_WITHOUT_DATA} FROM unnest(${[...formIds]}::int[]) AS f("id")
+            SELECT ${submissionColumns(withFormData)} FROM unnest(${[...formIds]}::int[]) AS f("id")
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
             ) AS s`);

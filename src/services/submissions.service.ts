@@ -42,14 +42,15 @@ export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submis
   if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
 }
 
-/** Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions. */
-export const SUBMISSION_COLUMNS = Prisma.raw(
-  's."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"',
-);
-/** The same row with its formData left out (null), for reads that do not show it. */
-export const SUBMISSION_COLUMNS_WITHOUT_DATA = Prisma.raw(
-  's."id", s."accountId", s."formId", NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"',
-);
+const FORM_DATA = Prisma.raw('s."formData", s."formDataCiphertext"');
+const NO_FORM_DATA = Prisma.raw('NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext"');
+
+/**
+ * Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions; formData
+ * (plain or sealed) is left out, as null, for reads that do not show it.
+ */
+export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
+  Prisma.sql`s."id", s."accountId", s."formId", ${withFormData ? FORM_DATA : NO_FORM_DATA}, s."formDataKeyId", s."sourceDomain", s."createdAt"`;
 
 type PageRow = Submission & { total: number };
 
@@ -61,7 +62,7 @@ type PageRow = Submission & { total: number };
 export async function listFormSubmissions(db: Database, reader: Reader, formId: number, request: PageRequest): Promise<Page<Submission>> {
   const { skip, take } = skipTake(request);
   const rows = await db.sql<PageRow>(Prisma.sql`
-    SELECT ${SUBMISSION_COLUMNS}, f."submissionCount" AS "total"
+    SELECT ${submissionColumns(true)}, f."submissionCount" AS "total"
     FROM "Form" f
     LEFT JOIN LATERAL (
       SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
