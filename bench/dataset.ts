@@ -77,7 +77,7 @@ const FORM_FIELDS = JSON.stringify([
 
 /**
  * Everything but the submissions: 1 pro account, 1 verified production site, 100 forms (each with a
- * webhookUrl, so ingest enqueues a webhook job), 50 calendars with 20k bookings, 50 shop widgets with
+ * webhookUrl, so each submission has a webhook to fan out to), 50 calendars with 20k bookings, 50 shop widgets with
  * 20k orders, one API key with every scope, and the hand-written reference's outbox table.
  */
 export async function seedBase(url: string, secretKey: Buffer): Promise<BenchDataset> {

@@ -11,6 +11,7 @@ import type { Prisma } from '../generated/prisma/client.js';
  */
 
 export const QUEUE = {
+  eventFanout: 'event.fanout',
   webhookDelivery: 'webhook.deliver',
   emailSend: 'email.send',
   verificationLapse: 'verification.lapse',
@@ -26,6 +27,7 @@ export const deadLetterOf = (name: QueueName): string => `${name}.dead`;
  * exponential `retryDelay * 2^n` with jitter in [½, 1], capped.
  */
 const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
+  [QUEUE.eventFanout]: { retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 60 },
   [QUEUE.webhookDelivery]: { retryLimit: 6, retryDelay: 15, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 60 },
   [QUEUE.emailSend]: { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 3 * 3600, expireInSeconds: 120 },
   [QUEUE.verificationLapse]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
@@ -45,6 +47,8 @@ export interface JobQueueOptions {
 
 export interface EnqueueJob<T extends object> {
   data: T;
+  /** A uuid derived from what the job is for: inserting it again (a re-run of its producer) does nothing. */
+  id?: string;
   /** Not before this time (retries of a delivery). */
   startAfter?: Date;
 }
@@ -134,11 +138,17 @@ export class JobQueue {
     return this.database.kind;
   }
 
-  /** Inserts jobs of one queue in ONE statement inside the caller's Prisma transaction. */
-  /** `db`: the open transaction, a Prisma one through `transactionDb(tx)`, or a driver one (`Database.transaction`). */
+  /**
+   * Inserts jobs of one queue in ONE statement inside the caller's transaction. `db`: a driver transaction
+   * (`Database.transaction`), or a Prisma one through `transactionDb(tx)`.
+   */
   async enqueueInTransaction<T extends object>(db: Db, name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
     if (jobs.length === 0) return;
-    const rows: JobInsert<T>[] = jobs.map((job) => (job.startAfter ? { data: job.data, startAfter: job.startAfter } : { data: job.data }));
+    const rows: JobInsert<T>[] = jobs.map((job) => ({
+      data: job.data,
+      ...(job.id ? { id: job.id } : {}),
+      ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+    }));
     await this.boss.insert(name, rows, { db });
   }
 

@@ -3,7 +3,7 @@ import type { Database } from '../db.js';
 import { AppError, notFound } from '../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
-import { enqueueEventJobs, eventTargetsSql, planEvent, type EventTargets } from './events.service.js';
+import { recordEvent } from './events.service.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
 import type { PhiCipher } from './phi-crypto.service.js';
@@ -142,9 +142,9 @@ export interface IngestResult {
 }
 
 /**
- * The widget's pipeline: the submission, its form's counter, the idempotency record and the events it fires
- * (webhooks, emails) commit in ONE transaction, so nothing is announced that was not stored and nothing stored
- * goes unannounced.
+ * The widget's pipeline: the submission, its form's counter, the idempotency record and its event (the job that
+ * fans out to webhooks and emails) commit in ONE transaction, so nothing is announced that was not stored and
+ * nothing stored goes unannounced.
  */
 export async function ingestSubmission(
   deps: Pick<AppDeps, 'db' | 'phi'>,
@@ -157,11 +157,11 @@ export async function ingestSubmission(
   assertFormDataWithinLimits(formData);
   if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
-  // The form lookup is also the event's targets read, reserves the submission's id (so that the event payload,
-  // which carries it, is complete before the transaction starts) and claims a fresh Idempotency-Key of an active form.
+  // The form lookup reserves the submission's id (so that the event, which carries it, is complete before the
+  // transaction starts) and claims a fresh Idempotency-Key of an active form.
   const claimSql = idempotencyKey !== null && print !== null ? claimInsertSql(accountId, idempotencyKey, print, new Date(), Prisma.sql`FROM "target" WHERE "target"."archivedAt" IS NULL`) : null;
-  const [form] = await deps.db.sql<EventTargets & { submissionId: number | null; recordId: number | null }>(Prisma.sql`
-    WITH "target" AS (${eventTargetsSql('submission.created', accountId, formId)})
+  const [form] = await deps.db.sql<{ archivedAt: Date | null; phi: boolean; submissionId: number | null; recordId: number | null }>(Prisma.sql`
+    WITH "target" AS (SELECT "archivedAt", "phi" FROM "Form" WHERE "id" = ${formId} AND "accountId" = ${accountId})
     ${claimSql ? Prisma.sql`, "claim" AS (${claimSql})` : Prisma.empty}
     SELECT "target".*,
            CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END AS "submissionId",
@@ -193,11 +193,10 @@ export async function ingestSubmission(
       sourceDomain: null,
       createdAt: new Date(),
     };
-    const event = planEvent({ type: 'submission.created', accountId, formId, data: toSubmissionV1(submission, formData) }, form);
     await deps.db.transaction(async (tx) => {
       // ONE statement stores the row, counts it on its form (raw: Prisma's @updatedAt would otherwise move the
-      // form's updatedAt on every submission), completes the idempotency claim and writes the deliveries.
-      const [stored] = await tx.sql<{ deliveryIds: number[] }>(Prisma.sql`
+      // form's updatedAt on every submission) and completes the idempotency claim; the event is one job more.
+      const [stored] = await tx.sql<{ id: number }>(Prisma.sql`
         WITH created AS (
           INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
           VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
@@ -208,10 +207,10 @@ export async function ingestSubmission(
         ), claimed AS (
           UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
           WHERE "id" = ${recordId ?? 0}
-        ), deliveries AS (${event.deliveriesSql})
-        SELECT ARRAY(SELECT "id" FROM deliveries) AS "deliveryIds" FROM created`);
+        )
+        SELECT "id" FROM created`);
       if (!stored) throw new Error('the submission insert returned no row');
-      await enqueueEventJobs(tx, stored.deliveryIds, event.emails);
+      await recordEvent(tx, { type: 'submission.created', accountId, formId, phi: form.phi, data: toSubmissionV1(submission, formData) });
     });
     return { submission, formData, replayed: false };
   } catch (error) {

@@ -1,9 +1,11 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db.js';
 import { createEmailJobHandler, createEmailSender, type EmailSender } from '../services/email.service.js';
-import type { EmailJob } from '../services/events.service.js';
+import { createEventFanoutHandler } from '../services/event-fanout.job.js';
+import type { EmailJob, EventJob } from '../services/events.service.js';
 import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../services/jobs.service.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../services/outbound-fetch.service.js';
+import { PhiCipher } from '../services/phi-crypto.service.js';
 import { recheckVerifiedSites } from '../services/verification-lapse.job.js';
 import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from '../services/webhook-delivery.job.js';
 
@@ -33,7 +35,7 @@ export interface RunningWorker {
 }
 
 /**
- * Registers the delivery, email and daily verification-lapse handlers. Runs inside the server by default
+ * Registers the event fan-out, delivery, email and daily verification-lapse handlers. Runs inside the server by default
  * (decisions §1 "delivery worker") and standalone as `npm run worker`; any number of them may run against
  * one PostgreSQL: each job is claimed by one worker.
  */
@@ -45,6 +47,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
 
+  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: new PhiCipher(config.secretKey) }), work);
   await queue.work<DeliveryJobData>(
     QUEUE.webhookDelivery,
     createWebhookDeliveryHandler({

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JobQueue } from '../../src/services/jobs.service.js';
+import { JobQueue, QUEUE } from '../../src/services/jobs.service.js';
 import type { ImportedAccount } from '../../src/services/fixtures.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { formFixture, seedAccount, siteFixture } from '../support/seed.js';
+import { fanOutQueuedEvents } from '../webhooks/fixtures.js';
 
 let t: TestApp;
 let acme: ImportedAccount;
@@ -15,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 beforeEach(async () => {
+  await t.queue.boss.deleteAllJobs();
   await t.db.truncate();
   acme = await seedAccount(t.db, {
     sites: [siteFixture({ forms: [formFixture(), formFixture({ ref: 'other', name: 'Other' }), formFixture({ ref: 'medical', name: 'Intake', phi: true })] })],
@@ -23,6 +25,8 @@ beforeEach(async () => {
 });
 
 const formId = (ref = 'contact') => acme.forms[ref]!.id;
+const queuedEvents = () => t.queue.boss.findJobs(QUEUE.eventFanout);
+const fanout = () => ({ db: t.db, queue: t.queue, phi: t.deps.phi });
 const ingest = (body: unknown, headers: Record<string, string> = {}, form = formId()) =>
   t.request('POST', `/v1/forms/${form}/submissions`, { key, body, headers });
 
@@ -67,15 +71,17 @@ describe('POST /v1/forms/{id}/submissions', () => {
     expect(foreign.text).toBe(absent.text);
   });
 
-  it('writes the webhook deliveries of the submission in the same transaction', async () => {
+  it('records its event in the same transaction, which the fan-out turns into the webhook deliveries', async () => {
     await t.db.prisma.webhookSubscription.create({ data: { accountId: acme.id, url: 'https://hooks.example/in', event: 'submission.created', secret: 'whsec_x' } });
     const res = await ingest({ formData: { Name: 'Ada' } });
+    expect(await queuedEvents()).toHaveLength(1);
+    await fanOutQueuedEvents(fanout());
     const deliveries = await t.db.prisma.webhookDelivery.findMany();
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ eventType: 'submission.created', accountId: acme.id });
     expect((deliveries[0]!.payload as { data: { id: number } }).data.id).toBe(res.body.id);
   });
-  it('stores the row, its counter, idempotency record, deliveries and jobs in a constant number of statements', async () => {
+  it('stores the row, its counter, idempotency record and event in a constant number of statements', async () => {
     await t.db.prisma.form.update({ where: { id: formId() }, data: { webhookUrl: 'https://hooks.example/form' } });
     for (let i = 0; i < 5; i++) {
       await t.db.prisma.webhookSubscription.create({ data: { accountId: acme.id, url: `https://hooks.example/${i}`, event: 'submission.created', secret: 'whsec_x' } });
@@ -86,9 +92,10 @@ describe('POST /v1/forms/{id}/submissions', () => {
     t.db.resetQueryCount();
     const res = await ingest({ formData: { Name: 'Ada', Email: 'ada@example.com' } }, { 'Idempotency-Key': 'counted' });
     expect(res.status).toBe(201);
-    // Key lookup; form + event targets + Idempotency-Key claim (reserving the id); BEGIN; one CTE (submission,
-    // counter, claim completion, 6 deliveries); webhook jobs; email jobs; COMMIT.
-    expect(t.db.queries, t.db.queries.map((q) => q.trim().slice(0, 40)).join(' | ')).toHaveLength(7);
+    // Key lookup; form + Idempotency-Key claim (reserving the id); BEGIN; one CTE (submission, counter, claim
+    // completion); the event job; COMMIT. The 6 deliveries are the fan-out's.
+    expect(t.db.queries, t.db.queries.map((q) => q.trim().slice(0, 40)).join(' | ')).toHaveLength(6);
+    await fanOutQueuedEvents(fanout());
     const deliveries = await t.db.prisma.webhookDelivery.findMany();
     expect(deliveries).toHaveLength(6);
     for (const delivery of deliveries) expect((delivery.payload as { data: unknown }).data).toStrictEqual(res.body);
@@ -105,13 +112,13 @@ describe('POST /v1/forms/{id}/submissions', () => {
     failing.mockRestore();
     expect(failed.status).toBe(500);
     expect(await t.db.prisma.submission.count()).toBe(0);
-    expect(await t.db.prisma.webhookDelivery.count()).toBe(0);
+    expect(await queuedEvents()).toHaveLength(0);
     expect((await t.db.prisma.form.findUniqueOrThrow({ where: { id: formId() } })).submissionCount).toBe(0);
 
     const retried = await ingest({ formData: { Name: 'Ada' } }, { 'Idempotency-Key': 'retry-me' });
     expect(retried.status).toBe(201);
     expect(await t.db.prisma.submission.count()).toBe(1);
-    expect(await t.db.prisma.webhookDelivery.count()).toBe(1);
+    expect(await queuedEvents()).toHaveLength(1);
   });
 });
 

@@ -4,7 +4,7 @@ import { recordAudit, recordSubmissionReads } from '../../src/services/audit.ser
 import { startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
 import { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createAccount, createForm, ingest } from '../webhooks/fixtures.js';
+import { createAccount, createForm, fanOutQueuedEvents, ingest } from '../webhooks/fixtures.js';
 
 let db: TestDatabase;
 let queue: JobQueue;
@@ -25,6 +25,7 @@ describe('PHI at rest', () => {
     const form = await createForm(db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
     const values = { 'Full name': 'Zelda Quixote', Email: 'zelda.q@example.com', Symptoms: 'xerophthalmia' };
     const submission = await ingest(db.prisma, form, values, { cipher });
+    expect(await fanOutQueuedEvents({ db, queue, phi: cipher })).toStrictEqual([{ deliveries: 1, emails: 2 }]);
 
     const rows = await db.withSession((s) =>
       s.query<{ formData: unknown; ciphertext: string; keyId: string }>(

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Prisma as PrismaNs } from '../../src/generated/prisma/client.js';
 import type { Prisma } from '../../src/db.js';
-import { recordEvent } from '../../src/services/events.service.js';
+import { fanOutEvent, type EventFanoutDeps, type FanoutResult } from '../../src/services/event-fanout.job.js';
+import { recordEvent, type EventJob } from '../../src/services/events.service.js';
+import { QUEUE, transactionDb } from '../../src/services/jobs.service.js';
 import type { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { generateWebhookSecret } from '../../src/services/secrets.service.js';
 
@@ -81,7 +83,7 @@ export async function ingest(
     const row = await tx.submission.create({ data: { accountId: form.accountId, formId: form.id, sourceDomain: null, ...stored } });
     await tx.form.update({ where: { id: form.id }, data: { submissionCount: { increment: 1 } } });
     const resource: Ingested = { id: row.id, formId: form.id, formData, sourceDomain: null, createdAt: row.createdAt.toISOString() };
-    await recordEvent(tx, { type: 'submission.created', accountId: form.accountId, formId: form.id, data: { ...resource } });
+    await recordEvent(transactionDb(tx), { type: 'submission.created', accountId: form.accountId, formId: form.id, phi: form.phi, data: { ...resource } });
     if (options.fail) throw new Error('rolled back on purpose');
     return resource;
   });
@@ -95,4 +97,18 @@ export async function subscribe(
   formId: number | null = null,
 ) {
   return prisma.webhookSubscription.create({ data: { accountId, url, event, formId, secret: generateWebhookSecret() } });
+}
+
+/**
+ * What the worker's `event.fanout` handler does, for tests without a worker: claims every queued event job,
+ * fans it out and marks it done.
+ */
+export async function fanOutQueuedEvents(deps: EventFanoutDeps): Promise<FanoutResult[]> {
+  const jobs = await deps.queue.boss.fetch<EventJob>(QUEUE.eventFanout, { batchSize: 100 });
+  const results: FanoutResult[] = [];
+  for (const job of jobs) {
+    results.push(await fanOutEvent(deps, job.data));
+    await deps.queue.boss.complete(QUEUE.eventFanout, job.id);
+  }
+  return results;
 }

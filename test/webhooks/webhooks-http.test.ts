@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/services/fixtures.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
+import { fanOutQueuedEvents } from './fixtures.js';
 
 let t: TestApp;
 let acme: ImportedAccount;
@@ -16,6 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 beforeEach(async () => {
+  await t.queue.boss.deleteAllJobs();
   await t.db.truncate();
   acme = await seedAccount(t.db, {
     apiKeys: [
@@ -29,6 +31,7 @@ beforeEach(async () => {
 });
 
 const formId = () => acme.forms.contact!.id;
+const fanout = () => ({ db: t.db, queue: t.queue, phi: t.deps.phi });
 const create = (body: unknown, k = key) => t.request('POST', '/v1/webhooks', { key: k, body });
 
 describe('POST /v1/webhooks', () => {
@@ -130,6 +133,7 @@ describe('DELETE /v1/webhooks/{id}', () => {
     expect(row.deletedAt).toBeInstanceOf(Date);
     const ingest = await t.request('POST', `/v1/forms/${formId()}/submissions`, { key, body: { formData: { Name: 'Ada' } } });
     expect(ingest.status).toBe(201);
+    expect(await fanOutQueuedEvents(fanout())).toStrictEqual([{ deliveries: 0, emails: 1 }]);
     expect(await t.db.prisma.webhookDelivery.count({ where: { subscriptionId: sub.body.id } })).toBe(0);
   });
 
@@ -158,6 +162,7 @@ describe('webhooks over GraphQL', () => {
     });
     const id = created.body.data.createWebhook.webhook.id as number;
     await t.request('POST', `/v1/forms/${formId()}/submissions`, { key, body: { formData: { Name: 'Ada' } } });
+    await fanOutQueuedEvents(fanout());
     const read = await t.graphql(
       `{ webhooks { data { id } pagination { total } } webhook(id: ${id}) { url }
          webhookDeliveries(webhookId: ${id}) { data { webhookId event status attempts lastStatusCode nextAttemptAt messageId } pagination { total } } }`,

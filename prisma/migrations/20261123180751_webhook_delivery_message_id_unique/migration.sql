@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE UNIQUE INDEX "WebhookDelivery_messageId_key" ON "WebhookDelivery"("messageId");
