@@ -294,10 +294,10 @@ async function jobCounts(url: string): Promise<Record<string, number | null>> {
     url,
     `SELECT (SELECT count(*) FROM "Submission")::int AS submissions,
             (SELECT count(*) FROM "BenchOutbox")::int AS outbox,
-            CASE WHEN to_regclass('pgboss.job') IS NULL THEN NULL ELSE (SELECT count(*) FROM pgboss.job WHERE name = 'event.fanout')::int END AS events,
+            CASE WHEN to_regclass('"OutboxEvent"') IS NULL THEN NULL ELSE (SELECT count(*) FROM "OutboxEvent")::int END AS events,
             CASE WHEN to_regclass('pgboss.job') IS NULL THEN NULL ELSE (SELECT count(*) FROM pgboss.job)::int END AS pgboss`,
   );
-  return { submissions: row?.submissions ?? null, outbox: row?.outbox ?? null, eventJobs: row?.events ?? null, pgbossJobs: row?.pgboss ?? null };
+  return { submissions: row?.submissions ?? null, outbox: row?.outbox ?? null, recordedEvents: row?.events ?? null, pgbossJobs: row?.pgboss ?? null };
 }
 
 const diff = (after: Record<string, number | null>, before: Record<string, number | null>): Record<string, number | null> =>
@@ -447,7 +447,7 @@ async function main(): Promise<void> {
         'SQL statements are counted by a PostgreSQL wire-protocol proxy (one per Query or Execute message, BEGIN/COMMIT included) in a separate pass of ' +
           `${COUNT_REQUESTS} requests at 4 connections after a warm-up; throughput runs never go through it. pg_stat_statements is not loaded on this server (needs shared_preload_libraries).`,
         'rssMb is the largest VmRSS of the gateway process (/proc) sampled every 200 ms during the measured run.',
-        'The gateway runs with WORKERS_IN_PROCESS=false: ingest enqueues its event job (the outbox row its worker fans out to webhooks and emails) in the transaction, nothing runs it, like the hand-written outbox row.',
+        'The gateway runs with WORKERS_IN_PROCESS=false: ingest records its event (an OutboxEvent row, which the worker relays and fans out to webhooks and emails) with the submission, and nothing relays it, like the hand-written outbox row.',
         'Latency percentiles come from every 2xx response (autocannon response events, fractional ms).',
         ...notes,
       ],
@@ -547,9 +547,9 @@ async function mainStage(
     out.checks.ingestWrites = {
       ...added,
       gatewaySubmissions,
-      // Each gateway submission must have enqueued its event job (fanned out by the worker to the forms'
+      // Each gateway submission must have recorded its event (fanned out by the worker to the forms'
       // webhookUrl and emails); the hand-written ones wrote one outbox row each.
-      everyGatewaySubmissionHasItsEventJob: gatewaySubmissions !== null && added.eventJobs === gatewaySubmissions,
+      everyGatewaySubmissionRecordedItsEvent: gatewaySubmissions !== null && added.recordedEvents === gatewaySubmissions,
       note: 'rows added during both ingest runs (preflights and warm-ups included); hand-written rows are the outbox rows',
     };
   } finally {

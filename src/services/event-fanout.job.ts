@@ -7,7 +7,7 @@ import type { PhiCipher } from './phi-crypto.service.js';
 import { readFormData } from './submissions.service.js';
 
 /**
- * The `event.fanout` handler: turns one recorded event (events.service.ts `recordEvent`) into a WebhookDelivery
+ * The `event.fanout` handler: turns one recorded event (`recordEvent`, relayed by event-relay.ts) into a WebhookDelivery
  * per target (each matching subscription, plus the form's `webhookUrl` for a submission, whose address is read at
  * send time and never copied) and the emails of a submission, with their jobs, in ONE transaction.
  *

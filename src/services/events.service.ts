@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { getActiveJobQueue, QUEUE, type JobDb } from './jobs.service.js';
+import { Prisma } from '../generated/prisma/client.js';
 
 export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
 export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'form.created', 'form.updated', 'form.archived'];
@@ -23,8 +23,8 @@ export interface EventPayload {
 }
 
 /**
- * The one row an event writes in the transaction that caused it (a transactional outbox): the event as it
- * leaves the service. The `event.fanout` job (event-fanout.job.ts) turns it into deliveries and emails.
+ * An event as recorded (an OutboxEvent row) and as the `event.fanout` job that the relay makes of it
+ * (event-relay.ts), which event-fanout.job.ts turns into deliveries and emails.
  */
 export interface EventJob {
   accountId: number;
@@ -95,12 +95,17 @@ export function eventJob(event: DomainEvent): EventJob {
   };
 }
 
+/** The INSERT of an event into the outbox: a statement of its own, or a CTE of the caller's (ingest). */
+export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
+  const { accountId, formId, payload } = eventJob(event);
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "payload") VALUES (${accountId}, ${formId}, ${JSON.stringify(payload)}::jsonb)`;
+}
+
 /**
- * Records an event inside the transaction that caused it: ONE job insert, whatever listens to it, so that
- * nothing is announced that was not stored and nothing stored goes unannounced. Who hears of it (deliveries,
- * emails) is decided by the fan-out, off the request's path. `tx`: a driver transaction, or a Prisma one
- * through `transactionDb(tx)`.
+ * Records an event inside the transaction that caused it: ONE insert into the outbox, whatever listens to it,
+ * so that nothing is announced that was not stored and nothing stored goes unannounced. Who hears of it
+ * (deliveries, emails) is decided by the fan-out, off the request's path.
  */
-export async function recordEvent(tx: JobDb, event: DomainEvent): Promise<void> {
-  await getActiveJobQueue().enqueueInTransaction<EventJob>(tx, QUEUE.eventFanout, [{ data: eventJob(event) }]);
+export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
+  await tx.$executeRaw(outboxInsertSql(event));
 }

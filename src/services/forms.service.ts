@@ -2,7 +2,6 @@ import type { Database } from '../db.js';
 import { AppError, notFound } from '../errors.js';
 import { Prisma, type Form, type Plan, type PrismaClient } from '../generated/prisma/client.js';
 import { recordEvent } from './events.service.js';
-import { transactionDb } from './jobs.service.js';
 import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
 import { formTypeValue, toFormV1, type FormWithSite } from './form.mapper.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
@@ -137,7 +136,7 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
       },
       include: WITH_SITE,
     });
-    await recordEvent(transactionDb(tx), { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: toFormV1(form) });
+    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: toFormV1(form) });
     return form;
   });
 }
@@ -160,9 +159,9 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
       },
       include: WITH_SITE,
     });
-    if (archiving) await recordEvent(transactionDb(tx), { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
+    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
     if (!archiving || Object.keys(input).length > 1) {
-      await recordEvent(transactionDb(tx), { type: 'form.updated', accountId, formId: id, phi: form.phi, data: toFormV1(form) });
+      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, phi: form.phi, data: toFormV1(form) });
     }
     return form;
   });
@@ -173,6 +172,6 @@ export async function archiveForm(prisma: PrismaClient, accountId: number, id: n
   await prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
     await tx.form.update({ where: { id }, data: { archivedAt: new Date() } });
-    await recordEvent(transactionDb(tx), { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
+    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
   });
 }

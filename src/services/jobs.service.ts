@@ -196,29 +196,11 @@ export class JobQueue {
   async stop(options: { graceful?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    if (activeQueue === this) activeQueue = null;
     await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 15_000, close: true });
   }
 }
 
-/**
- * The process's job queue, used by `recordEvent`, whose signature (a transaction and an event) is
- * fixed by the ingest code. The server (and the standalone worker) set it at boot.
- */
-let activeQueue: JobQueue | null = null;
-
-export function setActiveJobQueue(queue: JobQueue | null): void {
-  activeQueue = queue;
-}
-
-export function getActiveJobQueue(): JobQueue {
-  if (!activeQueue) throw new Error('The job queue is not started: call startJobQueue() at boot');
-  return activeQueue;
-}
-
-/** Starts pg-boss on the service's database and makes it the process's queue for `recordEvent`. */
+/** Starts pg-boss on the service's database. */
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
-  const queue = await JobQueue.start(options);
-  setActiveJobQueue(queue);
-  return queue;
+  return JobQueue.start(options);
 }

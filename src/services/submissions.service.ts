@@ -3,7 +3,7 @@ import type { Database } from '../db.js';
 import { AppError, notFound } from '../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
-import { recordEvent } from './events.service.js';
+import { outboxInsertSql } from './events.service.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from './pagination.js';
 import type { PhiCipher } from './phi-crypto.service.js';
@@ -142,9 +142,9 @@ export interface IngestResult {
 }
 
 /**
- * The widget's pipeline: the submission, its form's counter, the idempotency record and its event (the job that
- * fans out to webhooks and emails) commit in ONE transaction, so nothing is announced that was not stored and
- * nothing stored goes unannounced.
+ * The widget's pipeline: the submission, its form's counter, the idempotency record and its event (fanned out to
+ * webhooks and emails by the worker) are written by ONE statement, so nothing is announced that was not stored
+ * and nothing stored goes unannounced.
  */
 export async function ingestSubmission(
   deps: Pick<AppDeps, 'db' | 'phi'>,
@@ -193,25 +193,23 @@ export async function ingestSubmission(
       sourceDomain: null,
       createdAt: new Date(),
     };
-    await deps.db.transaction(async (tx) => {
-      // ONE statement stores the row, counts it on its form (raw: Prisma's @updatedAt would otherwise move the
-      // form's updatedAt on every submission) and completes the idempotency claim; the event is one job more.
-      const [stored] = await tx.sql<{ id: number }>(Prisma.sql`
-        WITH created AS (
-          INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
-          VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
-                  ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
-          RETURNING "id"
-        ), counted AS (
-          UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}
-        ), claimed AS (
-          UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
-          WHERE "id" = ${recordId ?? 0}
-        )
-        SELECT "id" FROM created`);
-      if (!stored) throw new Error('the submission insert returned no row');
-      await recordEvent(tx, { type: 'submission.created', accountId, formId, phi: form.phi, data: toSubmissionV1(submission, formData) });
-    });
+    const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data: toSubmissionV1(submission, formData) });
+    // ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
+    // otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the event.
+    const [stored] = await deps.db.sql<{ id: number }>(Prisma.sql`
+      WITH created AS (
+        INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
+        VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
+                ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
+        RETURNING "id"
+      ), counted AS (
+        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}
+      ), claimed AS (
+        UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
+        WHERE "id" = ${recordId ?? 0}
+      ), recorded AS (${event})
+      SELECT "id" FROM created`);
+    if (!stored) throw new Error('the submission insert returned no row');
     return { submission, formData, replayed: false };
   } catch (error) {
     if (recordId !== null) await releaseClaim(prisma, recordId);

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db.js';
 import { createEmailJobHandler, createEmailSender, type EmailSender } from '../services/email.service.js';
 import { createEventFanoutHandler } from '../services/event-fanout.job.js';
+import { startEventRelay } from '../services/event-relay.js';
 import type { EmailJob, EventJob } from '../services/events.service.js';
 import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../services/jobs.service.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../services/outbound-fetch.service.js';
@@ -25,6 +26,8 @@ export interface WorkerDeps {
   batchSize?: number;
   /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
   pollingIntervalSeconds?: number;
+  /** How often the outbox relay looks for new events (default 200 ms). */
+  relayIntervalMs?: number;
   /** Passed to the queue the worker starts (tests: fast crash recovery). */
   queueOptions?: Pick<JobQueueOptions, 'superviseIntervalSeconds' | 'queueOverrides'>;
 }
@@ -35,9 +38,9 @@ export interface RunningWorker {
 }
 
 /**
- * Registers the event fan-out, delivery, email and daily verification-lapse handlers. Runs inside the server by default
- * (decisions §1 "delivery worker") and standalone as `npm run worker`; any number of them may run against
- * one PostgreSQL: each job is claimed by one worker.
+ * Starts the outbox relay and registers the event fan-out, delivery, email and daily verification-lapse
+ * handlers. Runs inside the server by default (decisions §1 "delivery worker") and standalone as
+ * `npm run worker`; any number of them may run against one PostgreSQL: each event and job is taken by one worker.
  */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { config, db } = deps;
@@ -68,6 +71,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { batchSize: 1, pollingIntervalSeconds: 30 },
   );
   await queue.schedule(QUEUE.verificationLapse, LAPSE_SCHEDULE);
+  const relay = startEventRelay(db, queue, deps.relayIntervalMs ? { intervalMs: deps.relayIntervalMs } : {});
 
   let stopped = false;
   return {
@@ -75,6 +79,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      await relay.stop();
       if (ownsQueue) {
         await queue.stop();
       } else {

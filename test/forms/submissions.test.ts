@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JobQueue, QUEUE } from '../../src/services/jobs.service.js';
 import type { ImportedAccount } from '../../src/services/fixtures.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { formFixture, seedAccount, siteFixture } from '../support/seed.js';
-import { fanOutQueuedEvents } from '../webhooks/fixtures.js';
+import { fanOutRecordedEvents } from '../webhooks/fixtures.js';
 
 let t: TestApp;
 let acme: ImportedAccount;
@@ -25,7 +24,7 @@ beforeEach(async () => {
 });
 
 const formId = (ref = 'contact') => acme.forms[ref]!.id;
-const queuedEvents = () => t.queue.boss.findJobs(QUEUE.eventFanout);
+const recordedEvents = () => t.db.prisma.outboxEvent.count();
 const fanout = () => ({ db: t.db, queue: t.queue, phi: t.deps.phi });
 const ingest = (body: unknown, headers: Record<string, string> = {}, form = formId()) =>
   t.request('POST', `/v1/forms/${form}/submissions`, { key, body, headers });
@@ -71,11 +70,11 @@ describe('POST /v1/forms/{id}/submissions', () => {
     expect(foreign.text).toBe(absent.text);
   });
 
-  it('records its event in the same transaction, which the fan-out turns into the webhook deliveries', async () => {
+  it('records its event with the row, which the fan-out turns into the webhook deliveries', async () => {
     await t.db.prisma.webhookSubscription.create({ data: { accountId: acme.id, url: 'https://hooks.example/in', event: 'submission.created', secret: 'whsec_x' } });
     const res = await ingest({ formData: { Name: 'Ada' } });
-    expect(await queuedEvents()).toHaveLength(1);
-    await fanOutQueuedEvents(fanout());
+    expect(await recordedEvents()).toBe(1);
+    await fanOutRecordedEvents(fanout());
     const deliveries = await t.db.prisma.webhookDelivery.findMany();
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ eventType: 'submission.created', accountId: acme.id });
@@ -92,10 +91,10 @@ describe('POST /v1/forms/{id}/submissions', () => {
     t.db.resetQueryCount();
     const res = await ingest({ formData: { Name: 'Ada', Email: 'ada@example.com' } }, { 'Idempotency-Key': 'counted' });
     expect(res.status).toBe(201);
-    // Key lookup; form + Idempotency-Key claim (reserving the id); BEGIN; one CTE (submission, counter, claim
-    // completion); the event job; COMMIT. The 6 deliveries are the fan-out's.
-    expect(t.db.queries, t.db.queries.map((q) => q.trim().slice(0, 40)).join(' | ')).toHaveLength(6);
-    await fanOutQueuedEvents(fanout());
+    // Key lookup; form + Idempotency-Key claim (reserving the id); ONE statement writing the submission, counter,
+    // claim completion and event, atomic without a transaction around it. The 6 deliveries are the fan-out's.
+    expect(t.db.queries, t.db.queries.map((q) => q.trim().slice(0, 40)).join(' | ')).toHaveLength(3);
+    await fanOutRecordedEvents(fanout());
     const deliveries = await t.db.prisma.webhookDelivery.findMany();
     expect(deliveries).toHaveLength(6);
     for (const delivery of deliveries) expect((delivery.payload as { data: unknown }).data).toStrictEqual(res.body);
@@ -103,22 +102,22 @@ describe('POST /v1/forms/{id}/submissions', () => {
     expect(record.submissionId).toBe(res.body.id);
     expect(record.completedAt).not.toBeNull();
   });
-  it('writes nothing when the transaction fails after the row (a job insert), and frees the key for a retry', async () => {
-    await t.db.prisma.webhookSubscription.create({ data: { accountId: acme.id, url: 'https://hooks.example/in', event: 'submission.created', secret: 'whsec_x' } });
-    const failing = vi.spyOn(JobQueue.prototype, 'enqueueInTransaction').mockRejectedValueOnce(new Error('job insert failed'));
+  it('writes nothing when the write fails after the row (the event insert), and frees the key for a retry', async () => {
+    // The outbox refuses new rows for a moment: the submission insert before it in the statement must not stay.
+    await t.db.prisma.$executeRawUnsafe('ALTER TABLE "OutboxEvent" ADD CONSTRAINT "refuse_for_test" CHECK (false) NOT VALID');
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const failed = await ingest({ formData: { Name: 'Ada' } }, { 'Idempotency-Key': 'retry-me' });
     write.mockRestore();
-    failing.mockRestore();
+    await t.db.prisma.$executeRawUnsafe('ALTER TABLE "OutboxEvent" DROP CONSTRAINT "refuse_for_test"');
     expect(failed.status).toBe(500);
     expect(await t.db.prisma.submission.count()).toBe(0);
-    expect(await queuedEvents()).toHaveLength(0);
+    expect(await recordedEvents()).toBe(0);
     expect((await t.db.prisma.form.findUniqueOrThrow({ where: { id: formId() } })).submissionCount).toBe(0);
 
     const retried = await ingest({ formData: { Name: 'Ada' } }, { 'Idempotency-Key': 'retry-me' });
     expect(retried.status).toBe(201);
     expect(await t.db.prisma.submission.count()).toBe(1);
-    expect(await queuedEvents()).toHaveLength(1);
+    expect(await recordedEvents()).toBe(1);
   });
 });
 

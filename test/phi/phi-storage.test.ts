@@ -4,7 +4,7 @@ import { recordAudit, recordSubmissionReads } from '../../src/services/audit.ser
 import { startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
 import { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createAccount, createForm, fanOutQueuedEvents, ingest } from '../webhooks/fixtures.js';
+import { createAccount, createForm, fanOutRecordedEvents, ingest } from '../webhooks/fixtures.js';
 
 let db: TestDatabase;
 let queue: JobQueue;
@@ -20,12 +20,14 @@ afterAll(async () => {
 });
 
 describe('PHI at rest', () => {
-  it('keeps no plaintext of a PHI submission anywhere in its row, its deliveries or its jobs (read raw)', async () => {
+  it('keeps no plaintext of a PHI submission anywhere in its row, its event, its deliveries or its jobs (read raw)', async () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
     const values = { 'Full name': 'Zelda Quixote', Email: 'zelda.q@example.com', Symptoms: 'xerophthalmia' };
     const submission = await ingest(db.prisma, form, values, { cipher });
-    expect(await fanOutQueuedEvents({ db, queue, phi: cipher })).toStrictEqual([{ deliveries: 1, emails: 2 }]);
+    const outbox = await db.withSession((s) => s.query<{ t: string }>(`SELECT string_agg(payload::text, '|') AS t FROM "OutboxEvent"`));
+    expect(outbox[0]?.t).toContain('submission.created');
+    expect(await fanOutRecordedEvents({ db, queue, phi: cipher })).toStrictEqual([{ deliveries: 1, emails: 2 }]);
 
     const rows = await db.withSession((s) =>
       s.query<{ formData: unknown; ciphertext: string; keyId: string }>(
@@ -43,7 +45,7 @@ describe('PHI at rest', () => {
              || (SELECT coalesce(string_agg(data::text, '|'), '') FROM pgboss.job) AS t`,
       ),
     );
-    const everything = dump[0]?.t ?? '';
+    const everything = `${outbox[0]?.t ?? ''}|${dump[0]?.t ?? ''}`;
     expect(everything.length).toBeGreaterThan(0);
     for (const needle of ['Zelda', 'Quixote', 'zelda.q', 'xerophthalmia', 'Symptoms']) expect(everything).not.toContain(needle);
 

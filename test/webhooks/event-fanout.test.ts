@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fanOutEvent, type EventFanoutDeps } from '../../src/services/event-fanout.job.js';
 import { messageIdFor, recordEvent, type EventJob } from '../../src/services/events.service.js';
-import { QUEUE, startJobQueue, transactionDb, type JobQueue } from '../../src/services/jobs.service.js';
+import { relayEvents } from '../../src/services/event-relay.js';
+import { QUEUE, startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
 import { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createAccount, createForm, fanOutQueuedEvents, ingest, subscribe } from './fixtures.js';
+import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe } from './fixtures.js';
 
 let db: TestDatabase;
 let queue: JobQueue;
@@ -27,7 +28,9 @@ beforeEach(async () => {
 });
 
 const queuedJobs = async (name: string) => (await queue.boss.findJobs<Record<string, unknown>>(name)).map((job) => job.data);
+/** The event job the relay makes of the one recorded event. */
 const queuedEvent = async (): Promise<EventJob> => {
+  await relayEvents(db, queue);
   const [job] = await queue.boss.findJobs<EventJob>(QUEUE.eventFanout);
   if (!job) throw new Error('no event job queued');
   return job.data;
@@ -47,7 +50,7 @@ describe('event fan-out', () => {
 
     const submission = await ingest(db.prisma, form, { 'Full name': 'Ada', Email: 'ada@example.com' });
     const event = await queuedEvent();
-    expect(await fanOutQueuedEvents(deps)).toStrictEqual([{ deliveries: 3, emails: 2 }]);
+    expect(await fanOutRecordedEvents(deps)).toStrictEqual([{ deliveries: 3, emails: 2 }]);
 
     const deliveries = await db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' } });
     expect(deliveries.map((d) => d.subscriptionId)).toStrictEqual([all.id, mine.id, null]);
@@ -89,7 +92,7 @@ describe('event fan-out', () => {
     const account = await createAccount(db.prisma, { ownerEmail: null });
     const form = await createForm(db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
     const submission = await ingest(db.prisma, form, { 'Full name': 'Zelda', Email: 'zelda@example.com' }, { cipher });
-    await fanOutQueuedEvents(deps);
+    await fanOutRecordedEvents(deps);
     expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_confirmation', submissionId: submission.id }]);
     const [delivery] = await db.prisma.webhookDelivery.findMany();
     expect((delivery?.payload as { data: unknown }).data).toStrictEqual({ id: submission.id, formId: form.id, createdAt: submission.createdAt });
@@ -99,7 +102,7 @@ describe('event fan-out', () => {
     const account = await createAccount(db.prisma, { ownerEmail: null });
     const form = await createForm(db.prisma, account.id);
     await ingest(db.prisma, form, { 'Full name': 'Ada', Email: 'not an address' });
-    expect(await fanOutQueuedEvents(deps)).toStrictEqual([{ deliveries: 0, emails: 0 }]);
+    expect(await fanOutRecordedEvents(deps)).toStrictEqual([{ deliveries: 0, emails: 0 }]);
     expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([]);
     expect(await db.prisma.webhookDelivery.count()).toBe(0);
   });
@@ -110,8 +113,8 @@ describe('event fan-out', () => {
     const formSub = await subscribe(db.prisma, account.id, 'https://receiver.test/forms', 'form.updated');
     await subscribe(db.prisma, account.id, 'https://receiver.test/subs');
     const data = { id: form.id, name: 'Contact', type: 'standard', domain: null, fields: [], createdAt: 'x', updatedAt: 'y' };
-    await db.prisma.$transaction((tx) => recordEvent(transactionDb(tx), { type: 'form.updated', accountId: account.id, formId: form.id, phi: false, data }));
-    await fanOutQueuedEvents(deps);
+    await db.prisma.$transaction((tx) => recordEvent(tx, { type: 'form.updated', accountId: account.id, formId: form.id, phi: false, data }));
+    await fanOutRecordedEvents(deps);
     const deliveries = await db.prisma.webhookDelivery.findMany();
     expect(deliveries.map((d) => [d.subscriptionId, d.eventType])).toStrictEqual([[formSub.id, 'form.updated']]);
     expect((deliveries[0]?.payload as { data: unknown }).data).toStrictEqual(data);
@@ -127,7 +130,7 @@ describe('event fan-out', () => {
     await db.prisma.webhookSubscription.update({ where: { id: deactivated.id }, data: { active: false } });
     await new Promise((resolve) => setTimeout(resolve, 5));
     await subscribe(db.prisma, account.id, 'https://receiver.test/later');
-    await fanOutQueuedEvents(deps);
+    await fanOutRecordedEvents(deps);
     expect((await db.prisma.webhookDelivery.findMany()).map((d) => d.subscriptionId)).toStrictEqual([kept.id]);
   });
 

@@ -3,7 +3,8 @@ import type { Prisma as PrismaNs } from '../../src/generated/prisma/client.js';
 import type { Prisma } from '../../src/db.js';
 import { fanOutEvent, type EventFanoutDeps, type FanoutResult } from '../../src/services/event-fanout.job.js';
 import { recordEvent, type EventJob } from '../../src/services/events.service.js';
-import { QUEUE, transactionDb } from '../../src/services/jobs.service.js';
+import { relayEvents } from '../../src/services/event-relay.js';
+import { QUEUE } from '../../src/services/jobs.service.js';
 import type { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { generateWebhookSecret } from '../../src/services/secrets.service.js';
 
@@ -64,7 +65,7 @@ export interface Ingested {
   createdAt: string;
 }
 
-/** What the lead's ingest does: the row (encrypted for PHI forms), then recordEvent, in one transaction. */
+/** What ingest does: the row (encrypted for PHI forms), its counter and its event, in one transaction. */
 export async function ingest(
   prisma: Prisma,
   form: { id: number; accountId: number; phi: boolean },
@@ -83,7 +84,7 @@ export async function ingest(
     const row = await tx.submission.create({ data: { accountId: form.accountId, formId: form.id, sourceDomain: null, ...stored } });
     await tx.form.update({ where: { id: form.id }, data: { submissionCount: { increment: 1 } } });
     const resource: Ingested = { id: row.id, formId: form.id, formData, sourceDomain: null, createdAt: row.createdAt.toISOString() };
-    await recordEvent(transactionDb(tx), { type: 'submission.created', accountId: form.accountId, formId: form.id, phi: form.phi, data: { ...resource } });
+    await recordEvent(tx, { type: 'submission.created', accountId: form.accountId, formId: form.id, phi: form.phi, data: { ...resource } });
     if (options.fail) throw new Error('rolled back on purpose');
     return resource;
   });
@@ -100,10 +101,11 @@ export async function subscribe(
 }
 
 /**
- * What the worker's `event.fanout` handler does, for tests without a worker: claims every queued event job,
- * fans it out and marks it done.
+ * What the worker's outbox relay and `event.fanout` handler do, for tests without a worker: hands the recorded
+ * events to the queue, then claims every event job, fans it out and marks it done.
  */
-export async function fanOutQueuedEvents(deps: EventFanoutDeps): Promise<FanoutResult[]> {
+export async function fanOutRecordedEvents(deps: EventFanoutDeps): Promise<FanoutResult[]> {
+  await relayEvents(deps.db, deps.queue);
   const jobs = await deps.queue.boss.fetch<EventJob>(QUEUE.eventFanout, { batchSize: 100 });
   const results: FanoutResult[] = [];
   for (const job of jobs) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/services/fixtures.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
-import { fanOutQueuedEvents } from './fixtures.js';
+import { fanOutRecordedEvents } from './fixtures.js';
 
 let t: TestApp;
 let acme: ImportedAccount;
@@ -133,7 +133,7 @@ describe('DELETE /v1/webhooks/{id}', () => {
     expect(row.deletedAt).toBeInstanceOf(Date);
     const ingest = await t.request('POST', `/v1/forms/${formId()}/submissions`, { key, body: { formData: { Name: 'Ada' } } });
     expect(ingest.status).toBe(201);
-    expect(await fanOutQueuedEvents(fanout())).toStrictEqual([{ deliveries: 0, emails: 1 }]);
+    expect(await fanOutRecordedEvents(fanout())).toStrictEqual([{ deliveries: 0, emails: 1 }]);
     expect(await t.db.prisma.webhookDelivery.count({ where: { subscriptionId: sub.body.id } })).toBe(0);
   });
 
@@ -162,7 +162,7 @@ describe('webhooks over GraphQL', () => {
     });
     const id = created.body.data.createWebhook.webhook.id as number;
     await t.request('POST', `/v1/forms/${formId()}/submissions`, { key, body: { formData: { Name: 'Ada' } } });
-    await fanOutQueuedEvents(fanout());
+    await fanOutRecordedEvents(fanout());
     const read = await t.graphql(
       `{ webhooks { data { id } pagination { total } } webhook(id: ${id}) { url }
          webhookDeliveries(webhookId: ${id}) { data { webhookId event status attempts lastStatusCode nextAttemptAt messageId } pagination { total } } }`,

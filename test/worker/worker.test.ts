@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { setActiveJobQueue, startJobQueue, type JobQueue, type QueueName } from '../../src/services/jobs.service.js';
+import { startJobQueue, type JobQueue, type QueueName } from '../../src/services/jobs.service.js';
 import type { OutboundFetcher } from '../../src/services/outbound-fetch.service.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
@@ -63,11 +63,9 @@ describe('workers in one process', () => {
   it('two workers deliver each event exactly once', async () => {
     receiver.handle('/once', { status: 200, delayMs: 20 });
     const { form } = await seedSubscription('/once');
-    const main = await producer();
     for (let i = 0; i < 2; i++) {
       running.push(await startWorker({ config, db, retryPolicy: fastRetries(), emailSender: recordingSender(), batchSize: 3, pollingIntervalSeconds: 0.5 }));
     }
-    setActiveJobQueue(main);
     for (let i = 0; i < 20; i++) await ingest(db.prisma, form, { 'Full name': `n${i}` });
     const rows = await settled(20);
     await new Promise((resolve) => setTimeout(resolve, 1000));

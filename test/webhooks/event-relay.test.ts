@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EventJob } from '../../src/services/events.service.js';
+import { relayEvents, startEventRelay } from '../../src/services/event-relay.js';
+import { JobQueue, QUEUE, startJobQueue } from '../../src/services/jobs.service.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createAccount, createForm, ingest } from './fixtures.js';
+import { waitFor } from './support.js';
+
+let db: TestDatabase;
+let queue: JobQueue;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  queue = await startJobQueue({ db, databaseUrl: db.url, schedule: false });
+});
+afterAll(async () => {
+  await queue.stop();
+  await db.close();
+});
+beforeEach(async () => {
+  await queue.boss.deleteAllJobs();
+  await db.truncate();
+});
+
+async function recordSubmissions(count: number): Promise<number[]> {
+  const account = await createAccount(db.prisma);
+  const form = await createForm(db.prisma, account.id);
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) ids.push((await ingest(db.prisma, form, { 'Full name': `n${i}` })).id);
+  return ids;
+}
+
+const eventJobs = async () => (await queue.boss.findJobs<EventJob>(QUEUE.eventFanout)).map((job) => job.data);
+
+describe('outbox relay', () => {
+  it('moves recorded events into event.fanout jobs, a batch at a time, taking them off the outbox', async () => {
+    const ids = await recordSubmissions(5);
+    const recorded = await db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } });
+    expect(await relayEvents(db, queue, 2)).toBe(2);
+    expect(await db.prisma.outboxEvent.count()).toBe(3);
+    expect(await eventJobs()).toHaveLength(2);
+    expect(await relayEvents(db, queue)).toBe(3);
+    expect(await relayEvents(db, queue)).toBe(0);
+    expect(await db.prisma.outboxEvent.count()).toBe(0);
+    const jobs = await eventJobs();
+    expect(jobs.map((job) => job.payload.data.id).sort()).toStrictEqual([...ids].sort());
+    expect(jobs.sort((a, b) => a.payload.id.localeCompare(b.payload.id))).toStrictEqual(
+      recorded.map(({ accountId, formId, payload }) => ({ accountId, formId, payload })).sort((a, b) => (a.payload as { id: string }).id.localeCompare((b.payload as { id: string }).id)),
+    );
+  });
+
+  it('keeps the events when the job insert fails, and moves them on the next pass', async () => {
+    await recordSubmissions(3);
+    const failing = vi.spyOn(JobQueue.prototype, 'enqueueInTransaction').mockRejectedValueOnce(new Error('job insert failed'));
+    await expect(relayEvents(db, queue)).rejects.toThrow('job insert failed');
+    failing.mockRestore();
+    expect(await db.prisma.outboxEvent.count()).toBe(3);
+    expect(await eventJobs()).toStrictEqual([]);
+    expect(await relayEvents(db, queue)).toBe(3);
+    expect(await eventJobs()).toHaveLength(3);
+  });
+
+  it('relays running at once hand each event over exactly once', async () => {
+    const ids = await recordSubmissions(40);
+    const drain = async () => {
+      let moved = 0;
+      for (;;) {
+        const batch = await relayEvents(db, queue, 7);
+        if (batch === 0) return moved;
+        moved += batch;
+      }
+    };
+    const moved = await Promise.all([drain(), drain(), drain()]);
+    expect(moved.reduce((a, b) => a + b, 0)).toBe(40);
+    const jobs = await eventJobs();
+    expect(jobs.map((job) => job.payload.data.id).sort()).toStrictEqual([...ids].sort());
+  });
+
+  it('polls: a running relay hands over an event recorded after it started; stop() ends it', async () => {
+    const relay = startEventRelay(db, queue, { intervalMs: 50 });
+    try {
+      const [id] = await recordSubmissions(1);
+      const [job] = await waitFor(async () => {
+        const jobs = await eventJobs();
+        return jobs.length ? jobs : null;
+      }, 10_000, 'the relayed event');
+      expect(job?.payload.data.id).toBe(id);
+    } finally {
+      await relay.stop();
+    }
+    await recordSubmissions(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await db.prisma.outboxEvent.count()).toBe(1);
+  });
+});
