@@ -9,7 +9,7 @@ import { migrate } from './services/migrations.service.js';
 import { PhiCipher } from './services/phi-crypto.service.js';
 import { createRateLimitStore } from './services/rate-limit.service.js';
 import { KeyHasher } from './services/secrets.service.js';
-import { startWorker } from './worker/start-worker.js';
+import { applyPostgresRuntimeTuning } from './runtime-tuning.js';
 
 function printDemo(demo: DemoData, baseUrl: string): void {
   const lines = [
@@ -26,13 +26,15 @@ function printDemo(demo: DemoData, baseUrl: string): void {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.databaseUrl) applyPostgresRuntimeTuning();
   const db = await openDatabase(config);
   const applied = config.migrateOnStart ? await migrate(db) : [];
   const hasher = new KeyHasher(config.secretKey);
   const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
   const queue = await startJobQueue({ db, databaseUrl: config.databaseUrl });
   const fetcher = createOutboundFetcher(config);
-  const worker = config.workersInProcess ? await startWorker({ config, db, queue, fetcher }) : null;
+  // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
+  const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = createRateLimitStore(config);
   const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher });
   const server = createHttpServer(app);
