@@ -5,7 +5,7 @@ import v8 from 'node:v8';
  * `node dist/main.js`, with no node flags) before the first Prisma query and before any load. Both flags are
  * read by V8 when they apply (compiling a WebAssembly module; sizing the heap after a full GC), so setting them
  * at startup is equivalent to passing them on the command line. Measured with bench/run.ts's scenarios at 32
- * connections; the numbers are in the commit message that introduced this file.
+ * connections (`npm run bench` reports the gateway's peak RSS).
  *
  * - `--liftoff-only`: Prisma's query compiler is a 3.4 MB WebAssembly module. By default V8 recompiles its hot
  *   functions with TurboFan on background threads, and that compilation memory stays in glibc's per-thread malloc

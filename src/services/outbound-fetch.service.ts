@@ -4,7 +4,6 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, request } from 'undici';
 import type { Config } from '../config.js';
 
 /**
@@ -130,6 +129,10 @@ export function parseTestResolve(spec: string): Map<string, Pin> {
 
 const normaliseHost = (host: string): string => host.toLowerCase().replace(/\.$/, '');
 const bareHost = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+
+/** undici loads on the first outbound fetch: a gateway that never makes one (most requests) keeps its ~10 MB. */
+let undici: Promise<typeof import('undici')> | null = null;
+const loadUndici = (): Promise<typeof import('undici')> => (undici ??= import('undici'));
 
 const defaultLookup: HostLookup = async (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
@@ -272,6 +275,7 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), requestOptions.timeoutMs ?? defaultTimeoutMs);
       const pins = new Map<string, Pin>();
+      const { Agent, buildConnector, request } = await loadUndici();
       const baseConnector = buildConnector({ ...(ca ? { ca } : {}), timeout: requestOptions.timeoutMs ?? defaultTimeoutMs });
       const agent = new Agent({
         connect: (connectOptions, callback) => {

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * The hourly request budgets (decisions: "rate limit", "rate-limit window", site-key budgets). A bucket is any
@@ -156,7 +156,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.ownsConnection = options.ownsConnection ?? false;
   }
 
-  static connect(url: string, options: { keyPrefix?: string } = {}): RedisRateLimitStore {
+  static async connect(url: string, options: { keyPrefix?: string } = {}): Promise<RedisRateLimitStore> {
+    // Loaded only with REDIS_URL: a single replica never pays the client's ~10 MB.
+    const { Redis } = await import('ioredis');
     // Requests must not hang behind a dead Redis: fail fast and let the error surface as a 500.
     const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
     return new RedisRateLimitStore(redis, { ...options, ownsConnection: true });
@@ -183,9 +185,9 @@ export class RedisRateLimitStore implements RateLimitStore {
  * Redis when REDIS_URL is set, so that every replica draws on one budget (decisions: "shared counters");
  * in-process otherwise. Call `close()` on shutdown (it quits the Redis connection it opened).
  */
-export function createRateLimitStore(
+export async function createRateLimitStore(
   config: Pick<Config, 'redisUrl'>,
   options: { keyPrefix?: string } = {},
-): MemoryRateLimitStore | RedisRateLimitStore {
+): Promise<MemoryRateLimitStore | RedisRateLimitStore> {
   return config.redisUrl ? RedisRateLimitStore.connect(config.redisUrl, options) : new MemoryRateLimitStore();
 }

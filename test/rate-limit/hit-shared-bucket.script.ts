@@ -13,7 +13,7 @@ if (!redisUrl || !keyPrefix || !bucket || !limitArg || !hitsArg) throw new Error
 const limit = Number(limitArg);
 const hits = Number(hitsArg);
 
-const store = RedisRateLimitStore.connect(redisUrl, { keyPrefix });
+const store = await RedisRateLimitStore.connect(redisUrl, { keyPrefix });
 await store.client.ping();
 // The script is loaded before `go`, so the first hits do not race on a NOSCRIPT retry.
 await store.hit(`${bucket}:warm-up`, 1, 60_000);

@@ -136,14 +136,14 @@ describe('rateLimitHeaders and rateLimitedError', () => {
 
 describe('createRateLimitStore', () => {
   it('keeps counters in process without REDIS_URL', async () => {
-    const store = createRateLimitStore({ redisUrl: null });
+    const store = await createRateLimitStore({ redisUrl: null });
     expect(store).toBeInstanceOf(MemoryRateLimitStore);
     expect(store.kind).toBe('memory');
     await store.close();
   });
 
   it.runIf(hasRedis)('keeps counters in Redis with REDIS_URL', async () => {
-    const store = createRateLimitStore({ redisUrl: REDIS_URL }, { keyPrefix: `rl-test:${randomUUID()}:` });
+    const store = await createRateLimitStore({ redisUrl: REDIS_URL }, { keyPrefix: `rl-test:${randomUUID()}:` });
     expect(store).toBeInstanceOf(RedisRateLimitStore);
     expect(store.kind).toBe('redis');
     expect((await store.hit('key:1', 2, HOUR_MS)).remaining).toBe(1);
