@@ -1,58 +1,42 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fanOutEvent, type EventFanoutDeps } from '../../src/services/event-fanout.job.js';
 import { messageIdFor, recordEvent, type EventJob } from '../../src/services/events.service.js';
 import { relayEvents } from '../../src/services/event-relay.js';
-import { QUEUE, startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
+import { QUEUE } from '../../src/services/jobs.service.js';
 import { PhiCipher } from '../../src/services/phi-crypto.service.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe } from './fixtures.js';
+import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe, useQueueDatabase } from './fixtures.js';
 
-let db: TestDatabase;
-let queue: JobQueue;
-let deps: EventFanoutDeps;
 const cipher = new PhiCipher(randomBytes(32));
+const env = useQueueDatabase();
+const deps = (): EventFanoutDeps => ({ db: env.db, queue: env.queue, phi: cipher });
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  queue = await startJobQueue({ db, databaseUrl: db.url, schedule: false });
-  deps = { db, queue, phi: cipher };
-});
-afterAll(async () => {
-  await queue.stop();
-  await db.close();
-});
-beforeEach(async () => {
-  await queue.boss.deleteAllJobs();
-  await db.truncate();
-});
-
-const queuedJobs = async (name: string) => (await queue.boss.findJobs<Record<string, unknown>>(name)).map((job) => job.data);
+const queuedJobs = async (name: string) => (await env.queue.boss.findJobs<Record<string, unknown>>(name)).map((job) => job.data);
 /** The event job the relay makes of the one recorded event. */
 const queuedEvent = async (): Promise<EventJob> => {
-  await relayEvents(db, queue);
-  const [job] = await queue.boss.findJobs<EventJob>(QUEUE.eventFanout);
+  await relayEvents(env.db, env.queue);
+  const [job] = await env.queue.boss.findJobs<EventJob>(QUEUE.eventFanout);
   if (!job) throw new Error('no event job queued');
   return job.data;
 };
 
 describe('event fan-out', () => {
   it('writes one delivery per matching subscription plus the form webhookUrl, and both emails, with their jobs', async () => {
-    const account = await createAccount(db.prisma);
-    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/form-hook' });
-    const other = await createForm(db.prisma, account.id);
-    const all = await subscribe(db.prisma, account.id, 'https://receiver.test/all');
-    const mine = await subscribe(db.prisma, account.id, 'https://receiver.test/mine', 'submission.created', form.id);
-    await subscribe(db.prisma, account.id, 'https://receiver.test/other-form', 'submission.created', other.id);
-    await subscribe(db.prisma, account.id, 'https://receiver.test/forms', 'form.created');
-    const inactive = await subscribe(db.prisma, account.id, 'https://receiver.test/inactive');
-    await db.prisma.webhookSubscription.update({ where: { id: inactive.id }, data: { active: false } });
+    const account = await createAccount(env.db.prisma);
+    const form = await createForm(env.db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/form-hook' });
+    const other = await createForm(env.db.prisma, account.id);
+    const all = await subscribe(env.db.prisma, account.id, 'https://receiver.test/all');
+    const mine = await subscribe(env.db.prisma, account.id, 'https://receiver.test/mine', 'submission.created', form.id);
+    await subscribe(env.db.prisma, account.id, 'https://receiver.test/other-form', 'submission.created', other.id);
+    await subscribe(env.db.prisma, account.id, 'https://receiver.test/forms', 'form.created');
+    const inactive = await subscribe(env.db.prisma, account.id, 'https://receiver.test/inactive');
+    await env.db.prisma.webhookSubscription.update({ where: { id: inactive.id }, data: { active: false } });
 
-    const submission = await ingest(db.prisma, form, { 'Full name': 'Ada', Email: 'ada@example.com' });
+    const submission = await ingest(env.db.prisma, form, { 'Full name': 'Ada', Email: 'ada@example.com' });
     const event = await queuedEvent();
-    expect(await fanOutRecordedEvents(deps)).toStrictEqual([{ deliveries: 3, emails: 2 }]);
+    expect(await fanOutRecordedEvents(deps())).toStrictEqual([{ deliveries: 3, emails: 2 }]);
 
-    const deliveries = await db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' } });
+    const deliveries = await env.db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' } });
     expect(deliveries.map((d) => d.subscriptionId)).toStrictEqual([all.id, mine.id, null]);
     expect(deliveries.map((d) => d.messageId)).toStrictEqual([all.id, mine.id, null].map((id) => messageIdFor(event.payload.id, id)));
     for (const delivery of deliveries) {
@@ -76,73 +60,73 @@ describe('event fan-out', () => {
   });
 
   it('run twice (a worker died before marking it done), it writes nothing more', async () => {
-    const account = await createAccount(db.prisma);
-    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/x' });
-    await subscribe(db.prisma, account.id, 'https://receiver.test/all');
-    await ingest(db.prisma, form, { Email: 'ada@example.com' });
+    const account = await createAccount(env.db.prisma);
+    const form = await createForm(env.db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/x' });
+    await subscribe(env.db.prisma, account.id, 'https://receiver.test/all');
+    await ingest(env.db.prisma, form, { Email: 'ada@example.com' });
     const event = await queuedEvent();
-    expect(await fanOutEvent(deps, event)).toMatchObject({ deliveries: 2 });
-    expect(await fanOutEvent(deps, event)).toMatchObject({ deliveries: 0 });
-    expect(await db.prisma.webhookDelivery.count()).toBe(2);
+    expect(await fanOutEvent(deps(), event)).toMatchObject({ deliveries: 2 });
+    expect(await fanOutEvent(deps(), event)).toMatchObject({ deliveries: 0 });
+    expect(await env.db.prisma.webhookDelivery.count()).toBe(2);
     expect(await queuedJobs(QUEUE.webhookDelivery)).toHaveLength(2);
     expect(await queuedJobs(QUEUE.emailSend)).toHaveLength(2);
   });
 
   it('finds the confirmation recipient of a PHI submission by decrypting it, and sends ids only', async () => {
-    const account = await createAccount(db.prisma, { ownerEmail: null });
-    const form = await createForm(db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
-    const submission = await ingest(db.prisma, form, { 'Full name': 'Zelda', Email: 'zelda@example.com' }, { cipher });
-    await fanOutRecordedEvents(deps);
+    const account = await createAccount(env.db.prisma, { ownerEmail: null });
+    const form = await createForm(env.db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
+    const submission = await ingest(env.db.prisma, form, { 'Full name': 'Zelda', Email: 'zelda@example.com' }, { cipher });
+    await fanOutRecordedEvents(deps());
     expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_confirmation', submissionId: submission.id }]);
-    const [delivery] = await db.prisma.webhookDelivery.findMany();
+    const [delivery] = await env.db.prisma.webhookDelivery.findMany();
     expect((delivery?.payload as { data: unknown }).data).toStrictEqual({ id: submission.id, formId: form.id, createdAt: submission.createdAt });
   });
 
   it('sends no confirmation without an email-typed value and no notification without an owner address', async () => {
-    const account = await createAccount(db.prisma, { ownerEmail: null });
-    const form = await createForm(db.prisma, account.id);
-    await ingest(db.prisma, form, { 'Full name': 'Ada', Email: 'not an address' });
-    expect(await fanOutRecordedEvents(deps)).toStrictEqual([{ deliveries: 0, emails: 0 }]);
+    const account = await createAccount(env.db.prisma, { ownerEmail: null });
+    const form = await createForm(env.db.prisma, account.id);
+    await ingest(env.db.prisma, form, { 'Full name': 'Ada', Email: 'not an address' });
+    expect(await fanOutRecordedEvents(deps())).toStrictEqual([{ deliveries: 0, emails: 0 }]);
     expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([]);
-    expect(await db.prisma.webhookDelivery.count()).toBe(0);
+    expect(await env.db.prisma.webhookDelivery.count()).toBe(0);
   });
 
   it('routes form events to form subscriptions only, never to the form webhookUrl, with no emails', async () => {
-    const account = await createAccount(db.prisma);
-    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/x' });
-    const formSub = await subscribe(db.prisma, account.id, 'https://receiver.test/forms', 'form.updated');
-    await subscribe(db.prisma, account.id, 'https://receiver.test/subs');
+    const account = await createAccount(env.db.prisma);
+    const form = await createForm(env.db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/x' });
+    const formSub = await subscribe(env.db.prisma, account.id, 'https://receiver.test/forms', 'form.updated');
+    await subscribe(env.db.prisma, account.id, 'https://receiver.test/subs');
     const data = { id: form.id, name: 'Contact', type: 'standard', domain: null, fields: [], createdAt: 'x', updatedAt: 'y' };
-    await db.prisma.$transaction((tx) => recordEvent(tx, { type: 'form.updated', accountId: account.id, formId: form.id, phi: false, data }));
-    await fanOutRecordedEvents(deps);
-    const deliveries = await db.prisma.webhookDelivery.findMany();
+    await env.db.prisma.$transaction((tx) => recordEvent(tx, { type: 'form.updated', accountId: account.id, formId: form.id, phi: false, data }));
+    await fanOutRecordedEvents(deps());
+    const deliveries = await env.db.prisma.webhookDelivery.findMany();
     expect(deliveries.map((d) => [d.subscriptionId, d.eventType])).toStrictEqual([[formSub.id, 'form.updated']]);
     expect((deliveries[0]?.payload as { data: unknown }).data).toStrictEqual(data);
     expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([]);
   });
 
   it('reaches the subscriptions that existed at the event and are still active, not later ones', async () => {
-    const account = await createAccount(db.prisma, { ownerEmail: null });
-    const form = await createForm(db.prisma, account.id);
-    const kept = await subscribe(db.prisma, account.id, 'https://receiver.test/kept');
-    const deactivated = await subscribe(db.prisma, account.id, 'https://receiver.test/deactivated');
-    await ingest(db.prisma, form, { 'Full name': 'Ada' });
-    await db.prisma.webhookSubscription.update({ where: { id: deactivated.id }, data: { active: false } });
+    const account = await createAccount(env.db.prisma, { ownerEmail: null });
+    const form = await createForm(env.db.prisma, account.id);
+    const kept = await subscribe(env.db.prisma, account.id, 'https://receiver.test/kept');
+    const deactivated = await subscribe(env.db.prisma, account.id, 'https://receiver.test/deactivated');
+    await ingest(env.db.prisma, form, { 'Full name': 'Ada' });
+    await env.db.prisma.webhookSubscription.update({ where: { id: deactivated.id }, data: { active: false } });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await subscribe(db.prisma, account.id, 'https://receiver.test/later');
-    await fanOutRecordedEvents(deps);
-    expect((await db.prisma.webhookDelivery.findMany()).map((d) => d.subscriptionId)).toStrictEqual([kept.id]);
+    await subscribe(env.db.prisma, account.id, 'https://receiver.test/later');
+    await fanOutRecordedEvents(deps());
+    expect((await env.db.prisma.webhookDelivery.findMany()).map((d) => d.subscriptionId)).toStrictEqual([kept.id]);
   });
 
   it('costs a constant number of SQL statements whatever the number of subscriptions', async () => {
-    const account = await createAccount(db.prisma);
-    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/x' });
-    for (let i = 0; i < 25; i++) await subscribe(db.prisma, account.id, `https://receiver.test/${i}`);
-    await ingest(db.prisma, form, { Email: 'ada@example.com' });
+    const account = await createAccount(env.db.prisma);
+    const form = await createForm(env.db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/x' });
+    for (let i = 0; i < 25; i++) await subscribe(env.db.prisma, account.id, `https://receiver.test/${i}`);
+    await ingest(env.db.prisma, form, { Email: 'ada@example.com' });
     const event = await queuedEvent();
-    db.resetQueryCount();
-    expect(await fanOutEvent(deps, event)).toStrictEqual({ deliveries: 26, emails: 2 });
-    const statements = db.queries.filter((q) => !/^(--|BEGIN|COMMIT|ROLLBACK)/i.test(q.trim()));
+    env.db.resetQueryCount();
+    expect(await fanOutEvent(deps(), event)).toStrictEqual({ deliveries: 26, emails: 2 });
+    const statements = env.db.queries.filter((q) => !/^(--|BEGIN|COMMIT|ROLLBACK)/i.test(q.trim()));
     // targets (form, owner, subscriptions, submission), insert deliveries, delivery jobs, email jobs
     expect(statements, statements.join('\n')).toHaveLength(4);
   });

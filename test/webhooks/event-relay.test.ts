@@ -1,47 +1,32 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EventJob } from '../../src/services/events.service.js';
 import { relayEvents, startEventRelay } from '../../src/services/event-relay.js';
-import { JobQueue, QUEUE, startJobQueue } from '../../src/services/jobs.service.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createAccount, createForm, ingest } from './fixtures.js';
+import { JobQueue, QUEUE } from '../../src/services/jobs.service.js';
+import { createAccount, createForm, ingest, useQueueDatabase } from './fixtures.js';
 import { waitFor } from './support.js';
 
-let db: TestDatabase;
-let queue: JobQueue;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  queue = await startJobQueue({ db, databaseUrl: db.url, schedule: false });
-});
-afterAll(async () => {
-  await queue.stop();
-  await db.close();
-});
-beforeEach(async () => {
-  await queue.boss.deleteAllJobs();
-  await db.truncate();
-});
+const env = useQueueDatabase();
 
 async function recordSubmissions(count: number): Promise<number[]> {
-  const account = await createAccount(db.prisma);
-  const form = await createForm(db.prisma, account.id);
+  const account = await createAccount(env.db.prisma);
+  const form = await createForm(env.db.prisma, account.id);
   const ids: number[] = [];
-  for (let i = 0; i < count; i++) ids.push((await ingest(db.prisma, form, { 'Full name': `n${i}` })).id);
+  for (let i = 0; i < count; i++) ids.push((await ingest(env.db.prisma, form, { 'Full name': `n${i}` })).id);
   return ids;
 }
 
-const eventJobs = async () => (await queue.boss.findJobs<EventJob>(QUEUE.eventFanout)).map((job) => job.data);
+const eventJobs = async () => (await env.queue.boss.findJobs<EventJob>(QUEUE.eventFanout)).map((job) => job.data);
 
 describe('outbox relay', () => {
   it('moves recorded events into event.fanout jobs, a batch at a time, taking them off the outbox', async () => {
     const ids = await recordSubmissions(5);
-    const recorded = await db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } });
-    expect(await relayEvents(db, queue, 2)).toBe(2);
-    expect(await db.prisma.outboxEvent.count()).toBe(3);
+    const recorded = await env.db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } });
+    expect(await relayEvents(env.db, env.queue, 2)).toBe(2);
+    expect(await env.db.prisma.outboxEvent.count()).toBe(3);
     expect(await eventJobs()).toHaveLength(2);
-    expect(await relayEvents(db, queue)).toBe(3);
-    expect(await relayEvents(db, queue)).toBe(0);
-    expect(await db.prisma.outboxEvent.count()).toBe(0);
+    expect(await relayEvents(env.db, env.queue)).toBe(3);
+    expect(await relayEvents(env.db, env.queue)).toBe(0);
+    expect(await env.db.prisma.outboxEvent.count()).toBe(0);
     const jobs = await eventJobs();
     expect(jobs.map((job) => job.payload.data.id).sort()).toStrictEqual([...ids].sort());
     expect(jobs.sort((a, b) => a.payload.id.localeCompare(b.payload.id))).toStrictEqual(
@@ -52,11 +37,11 @@ describe('outbox relay', () => {
   it('keeps the events when the job insert fails, and moves them on the next pass', async () => {
     await recordSubmissions(3);
     const failing = vi.spyOn(JobQueue.prototype, 'enqueueInTransaction').mockRejectedValueOnce(new Error('job insert failed'));
-    await expect(relayEvents(db, queue)).rejects.toThrow('job insert failed');
+    await expect(relayEvents(env.db, env.queue)).rejects.toThrow('job insert failed');
     failing.mockRestore();
-    expect(await db.prisma.outboxEvent.count()).toBe(3);
+    expect(await env.db.prisma.outboxEvent.count()).toBe(3);
     expect(await eventJobs()).toStrictEqual([]);
-    expect(await relayEvents(db, queue)).toBe(3);
+    expect(await relayEvents(env.db, env.queue)).toBe(3);
     expect(await eventJobs()).toHaveLength(3);
   });
 
@@ -65,7 +50,7 @@ describe('outbox relay', () => {
     const drain = async () => {
       let moved = 0;
       for (;;) {
-        const batch = await relayEvents(db, queue, 7);
+        const batch = await relayEvents(env.db, env.queue, 7);
         if (batch === 0) return moved;
         moved += batch;
       }
@@ -77,7 +62,7 @@ describe('outbox relay', () => {
   });
 
   it('polls: a running relay hands over an event recorded after it started; stop() ends it', async () => {
-    const relay = startEventRelay(db, queue, { intervalMs: 50 });
+    const relay = startEventRelay(env.db, env.queue, { intervalMs: 50 });
     try {
       const [id] = await recordSubmissions(1);
       const [job] = await waitFor(async () => {
@@ -90,6 +75,6 @@ describe('outbox relay', () => {
     }
     await recordSubmissions(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await db.prisma.outboxEvent.count()).toBe(1);
+    expect(await env.db.prisma.outboxEvent.count()).toBe(1);
   });
 });

@@ -1,10 +1,12 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Prisma as PrismaNs } from '../../src/generated/prisma/client.js';
 import type { Prisma } from '../../src/db.js';
 import { fanOutEvent, type EventFanoutDeps, type FanoutResult } from '../../src/services/event-fanout.job.js';
 import { recordEvent, type EventJob } from '../../src/services/events.service.js';
 import { relayEvents } from '../../src/services/event-relay.js';
-import { QUEUE } from '../../src/services/jobs.service.js';
+import { QUEUE, startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import type { PhiCipher } from '../../src/services/phi-crypto.service.js';
 import { generateWebhookSecret } from '../../src/services/secrets.service.js';
 
@@ -113,4 +115,22 @@ export async function fanOutRecordedEvents(deps: EventFanoutDeps): Promise<Fanou
     await deps.queue.boss.complete(QUEUE.eventFanout, job.id);
   }
   return results;
+}
+
+/** A test database with a job queue (no worker) for the file's tests, emptied, jobs included, before each test. */
+export function useQueueDatabase(): { db: TestDatabase; queue: JobQueue } {
+  const env = {} as { db: TestDatabase; queue: JobQueue };
+  beforeAll(async () => {
+    env.db = await createTestDatabase();
+    env.queue = await startJobQueue({ db: env.db, databaseUrl: env.db.url, schedule: false });
+  });
+  afterAll(async () => {
+    await env.queue?.stop();
+    await env.db?.close();
+  });
+  beforeEach(async () => {
+    await env.queue.boss.deleteAllJobs();
+    await env.db.truncate();
+  });
+  return env;
 }
