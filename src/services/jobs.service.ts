@@ -4,10 +4,11 @@ import type { Prisma } from '../generated/prisma/client.js';
 
 /**
  * The durable job queue (pg-boss) on the service's own database, the project's PostgreSQL or the
- * embedded PGlite. Jobs are inserted in the same transaction as the row that causes them
- * (`enqueueInTransaction`), so a rolled-back ingest sends nothing and a committed one cannot lose its
- * deliveries. Workers on any number of processes claim jobs with SKIP LOCKED: each job runs once in
- * the normal case, and again (at least once) only after a worker died holding it.
+ * embedded PGlite. Jobs are inserted in the same transaction as the rows that cause them
+ * (`enqueueInTransaction`: the relay's taking events off the outbox, the fan-out's deliveries), so nothing
+ * rolled back is sent and nothing committed is lost. Workers on any number of processes claim jobs with
+ * SKIP LOCKED: each job runs once in the normal case, and again (at least once) only after a worker died
+ * holding it.
  */
 
 export const QUEUE = {
