@@ -13,7 +13,7 @@ import { QUEUE, type JobQueue } from './jobs.service.js';
  * statement; a job insert needs a transaction around it, which cost ingest as much as everything else it does.
  */
 
-export const RELAY_BATCH = 500;
+const RELAY_BATCH = 500;
 
 /** Moves up to `limit` events into jobs; returns how many it moved. */
 export async function relayEvents(db: Database, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {

@@ -44,7 +44,7 @@ export interface EmailJob {
   submissionId: number;
 }
 
-export const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
 
 /**
  * The `webhook-id` of one delivery, kept across its retries. Derived from its event and target, so that a
@@ -87,18 +87,10 @@ export function eventData(event: DomainEvent): Record<string, unknown> {
   return event.data;
 }
 
-export function eventJob(event: DomainEvent): EventJob {
-  return {
-    accountId: event.accountId,
-    formId: event.formId,
-    payload: { id: newEventId(), type: event.type, createdAt: new Date().toISOString(), data: eventData(event) },
-  };
-}
-
 /** The INSERT of an event into the outbox: a statement of its own, or a CTE of the caller's (ingest). */
 export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
-  const { accountId, formId, payload } = eventJob(event);
-  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "payload") VALUES (${accountId}, ${formId}, ${JSON.stringify(payload)}::jsonb)`;
+  const payload: EventPayload = { id: newEventId(), type: event.type, createdAt: new Date().toISOString(), data: eventData(event) };
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "payload") VALUES (${event.accountId}, ${event.formId}, ${JSON.stringify(payload)}::jsonb)`;
 }
 
 /**

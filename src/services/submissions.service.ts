@@ -158,7 +158,7 @@ export async function ingestSubmission(
   if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
   // The form lookup reserves the submission's id (so that the event, which carries it, is complete before the
-  // transaction starts) and claims a fresh Idempotency-Key of an active form.
+  // write) and claims a fresh Idempotency-Key of an active form.
   const claimSql = idempotencyKey !== null && print !== null ? claimInsertSql(accountId, idempotencyKey, print, new Date(), Prisma.sql`FROM "target" WHERE "target"."archivedAt" IS NULL`) : null;
   const [form] = await deps.db.sql<{ archivedAt: Date | null; phi: boolean; submissionId: number | null; recordId: number | null }>(Prisma.sql`
     WITH "target" AS (SELECT "archivedAt", "phi" FROM "Form" WHERE "id" = ${formId} AND "accountId" = ${accountId})

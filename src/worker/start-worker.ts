@@ -26,8 +26,6 @@ export interface WorkerDeps {
   batchSize?: number;
   /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
   pollingIntervalSeconds?: number;
-  /** How often the outbox relay looks for new events (default 200 ms). */
-  relayIntervalMs?: number;
   /** Passed to the queue the worker starts (tests: fast crash recovery). */
   queueOptions?: Pick<JobQueueOptions, 'superviseIntervalSeconds' | 'queueOverrides'>;
 }
@@ -71,7 +69,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { batchSize: 1, pollingIntervalSeconds: 30 },
   );
   await queue.schedule(QUEUE.verificationLapse, LAPSE_SCHEDULE);
-  const relay = startEventRelay(db, queue, deps.relayIntervalMs ? { intervalMs: deps.relayIntervalMs } : {});
+  const relay = startEventRelay(db, queue);
 
   let stopped = false;
   return {
