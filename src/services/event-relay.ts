@@ -35,25 +35,36 @@ export interface EventRelay {
 export interface EventRelayOptions {
   /** How long an empty outbox is left alone: the most an event waits before its fan-out. Default 200 ms. */
   intervalMs?: number;
+  /** The longest wait between failing passes; the wait doubles from `intervalMs` up to it. Default 30 s. */
+  maxBackoffMs?: number;
 }
 
-/** Polls the outbox, emptying it batch after batch, then sleeping `intervalMs`. */
+/**
+ * Polls the outbox, emptying it batch after batch, then sleeping `intervalMs`. A failing pass (the database down,
+ * say) waits twice as long as the one before, up to `maxBackoffMs`, so an outage costs a few log lines and queries
+ * rather than five a second; the first pass that succeeds goes back to `intervalMs`.
+ */
 export function startEventRelay(db: Database, queue: JobQueue, options: EventRelayOptions = {}): EventRelay {
   const intervalMs = options.intervalMs ?? 200;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> = Promise.resolve();
+  let waitMs = intervalMs;
 
   const run = (): void => {
     pass = (async () => {
       try {
         let moved = RELAY_BATCH;
         while (!stopped && moved === RELAY_BATCH) moved = await relayEvents(db, queue);
+        waitMs = intervalMs;
       } catch (error) {
-        // The database restarting, say: the next pass tries again. Messages only, never event data.
-        if (!stopped) console.error(JSON.stringify({ level: 'error', msg: 'event relay', error: error instanceof Error ? error.message : String(error) }));
+        waitMs = Math.min(waitMs * 2, maxBackoffMs);
+        // Messages only, never event data.
+        const message = error instanceof Error ? error.message : String(error);
+        if (!stopped) console.error(JSON.stringify({ level: 'error', msg: 'event relay', error: message, retryInMs: waitMs }));
       }
-      if (!stopped) timer = setTimeout(run, intervalMs);
+      if (!stopped) timer = setTimeout(run, waitMs);
     })();
   };
   run();
