@@ -45,8 +45,9 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log({ level: 'info', msg: 'listening', url: baseUrl, database: db.kind, migrationsApplied: applied.length, worker: worker !== null });
+  // The banner goes out before "listening": whatever waits for that line as the ready signal has the credentials too.
   if (demo) printDemo(demo, baseUrl);
+  log({ level: 'info', msg: 'listening', url: baseUrl, database: db.kind, migrationsApplied: applied.length, worker: worker !== null });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -68,6 +68,8 @@ describe('npm start on the embedded database', () => {
     const siteKey = /demo site key: +(svc_site_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1];
     expect(apiKey).toBeDefined();
     expect(siteKey).toBeDefined();
+    // Read when the "listening" line arrived, so the banner must come before it, never after (a race CI once lost).
+    expect(first.output().indexOf('demo API key')).toBeLessThan(first.output().indexOf('"msg":"listening"'));
     expect(first.output()).toContain(`GraphiQL:                  ${first.baseUrl}/graphql`);
     expect(first.output()).toContain(`curl -H "Authorization: Bearer ${apiKey}" ${first.baseUrl}/v1/forms`);
 
