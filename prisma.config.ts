@@ -1,5 +1,5 @@
 // Prisma's CLI downloads a native schema engine before any command, even `generate`; that host is unreachable
-// here and in CI. Pointing it at an existing file stops the download. Migrations run through src/services/migrations.
+// here and in CI. Pointing it at an existing file stops the download. Migrations run through src/infra/migrations.
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= '/bin/false';
 
 import { defineConfig } from 'prisma/config';

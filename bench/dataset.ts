@@ -1,8 +1,8 @@
 import pg from 'pg';
-import { openDatabase } from '../src/db.js';
-import { issueApiKey } from '../src/services/api-keys.service.js';
-import { migrate } from '../src/services/migrations.service.js';
-import { generateSiteKey, generateVerificationToken, generateWebhookSecret, KeyHasher } from '../src/services/secrets.service.js';
+import { openDatabase } from '../src/infra/db.js';
+import { issueApiKey } from '../src/domain/accounts/api-keys.service.js';
+import { migrate } from '../src/infra/migrations.js';
+import { generateSiteKey, generateVerificationToken, generateWebhookSecret, KeyHasher } from '../src/infra/secrets.js';
 import { SCOPES } from '../src/scopes.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
-import { isWellFormedApiKey, KeyHasher } from '../src/services/secrets.service.js';
+import { isWellFormedApiKey, KeyHasher } from '../src/infra/secrets.js';
 
 /**
  * The references the gateway is measured against, each a child process of its own (REF_MODE):

@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { openDatabase } from '../src/db.js';
-import { MIGRATIONS_DIR, migrate } from '../src/services/migrations.service.js';
+import { openDatabase } from '../src/infra/db.js';
+import { MIGRATIONS_DIR, migrate } from '../src/infra/migrations.js';
 
 const require = createRequire(import.meta.url);
 const SCHEMA_PATH = 'prisma/schema.prisma';

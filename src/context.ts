@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
-import type { Database } from './db.js';
+import type { Database } from './infra/db.js';
 import type { Plan } from './generated/prisma/client.js';
 import type { Scope } from './scopes.js';
-import type { RateLimitStore } from './services/rate-limit.service.js';
-import type { KeyHasher } from './services/secrets.service.js';
-import type { LimitField } from './services/field-rate-limit.js';
-import type { OutboundFetcher } from './services/outbound-fetch.service.js';
-import type { PhiCipher } from './services/phi-crypto.service.js';
+import type { RateLimitStore } from './infra/rate-limit.js';
+import type { KeyHasher } from './infra/secrets.js';
+import type { LimitField } from './schema/field-rate-limit.js';
+import type { OutboundFetcher } from './infra/outbound-fetch.js';
+import type { PhiCipher } from './infra/phi-crypto.js';
 import { createLoaders, type Loaders } from './schema/loaders.js';
 
 /** Process-wide collaborators, built once at start (src/main.ts) or per test. */

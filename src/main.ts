@@ -1,15 +1,15 @@
 import { createApp, log } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirLockedError, openDatabase } from './db.js';
+import { DataDirLockedError, openDatabase } from './infra/db.js';
 import { closeServer, createHttpServer } from './server.js';
-import { createDemoData, isDatabaseEmpty, type DemoData } from './services/demo.service.js';
-import { startJobQueue } from './services/jobs.service.js';
-import { createOutboundFetcher } from './services/outbound-fetch.service.js';
-import { migrate } from './services/migrations.service.js';
-import { PhiCipher } from './services/phi-crypto.service.js';
-import { createRateLimitStore } from './services/rate-limit.service.js';
-import { KeyHasher } from './services/secrets.service.js';
-import { applyPostgresRuntimeTuning } from './runtime-tuning.js';
+import { createDemoData, isDatabaseEmpty, type DemoData } from './fixtures/demo.service.js';
+import { startJobQueue } from './infra/jobs.js';
+import { createOutboundFetcher } from './infra/outbound-fetch.js';
+import { migrate } from './infra/migrations.js';
+import { PhiCipher } from './infra/phi-crypto.js';
+import { createRateLimitStore } from './infra/rate-limit.js';
+import { KeyHasher } from './infra/secrets.js';
+import { applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
 
 function printDemo(demo: DemoData, baseUrl: string): void {
   const lines = [

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
-import { importFixture, type Fixture } from '../src/services/fixtures.service.js';
-import { createDemoData, isDatabaseEmpty } from '../src/services/demo.service.js';
+import { importFixture, type Fixture } from '../src/fixtures/fixture-import.js';
+import { createDemoData, isDatabaseEmpty } from '../src/fixtures/demo.service.js';
 import { READ_SCOPES, SCOPES } from '../src/scopes.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { accountFixture, formFixture, seed, seedAccount, siteFixture, testHasher } from './support/seed.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, readMigrations } from '../src/services/migrations.service.js';
+import { migrate, readMigrations } from '../src/infra/migrations.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 describe('migrations', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toVerificationStatus, WP_PLUGIN_NOTE } from '../src/services/verification-status.js';
+import { toVerificationStatus, WP_PLUGIN_NOTE } from '../src/domain/verification/verification-status.js';
 
 const token = 'abcdefghijklmnopqrstuvwxyzABCD-_';
 const site = {

@@ -1,4 +1,4 @@
-import { ACCOUNT_KINDS, createAccount, PLANS, setPlan, showAccount } from '../services/accounts.service.js';
+import { ACCOUNT_KINDS, createAccount, PLANS, setPlan, showAccount } from '../domain/accounts/accounts.service.js';
 import { invalid, oneOf, optionalString, parse, parseId, requireString } from './args.js';
 import { usageError } from './cli-error.js';
 import type { Action } from './command.js';

@@ -1,7 +1,7 @@
-import type { Database } from '../db.js';
+import type { Database } from '../infra/db.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { PhiCipher } from '../services/phi-crypto.service.js';
-import type { KeyHasher } from '../services/secrets.service.js';
+import type { PhiCipher } from '../infra/phi-crypto.js';
+import type { KeyHasher } from '../infra/secrets.js';
 
 export interface CliContext {
   db: Database;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { importFixture, parseFixture } from '../services/fixtures.service.js';
+import { importFixture, parseFixture } from '../fixtures/fixture-import.js';
 import { parse } from './args.js';
 import { CliError } from './cli-error.js';
 import type { Action } from './command.js';

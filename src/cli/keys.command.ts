@@ -1,5 +1,5 @@
 import { isScope, SCOPES, type Scope } from '../scopes.js';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.service.js';
+import { issueApiKey, listApiKeys, revokeApiKey } from '../domain/accounts/api-keys.service.js';
 import { invalid, optionalString, parse, parseId, requireString } from './args.js';
 import { usageError } from './cli-error.js';
 import type { Action } from './command.js';

@@ -1,9 +1,9 @@
 import { loadConfig, ConfigError } from '../config.js';
-import { DataDirLockedError, openDatabase, type Database } from '../db.js';
+import { DataDirLockedError, openDatabase, type Database } from '../infra/db.js';
 import { AppError, type FieldProblem } from '../errors.js';
-import { migrate } from '../services/migrations.service.js';
-import { PhiCipher } from '../services/phi-crypto.service.js';
-import { KeyHasher } from '../services/secrets.service.js';
+import { migrate } from '../infra/migrations.js';
+import { PhiCipher } from '../infra/phi-crypto.js';
+import { KeyHasher } from '../infra/secrets.js';
 import { ACCOUNTS_USAGE, accountsCommand } from './accounts.command.js';
 import { CliError, usageError } from './cli-error.js';
 import type { Action, CommandParser } from './command.js';

@@ -1,6 +1,6 @@
 import type { SiteEnvironment } from '../generated/prisma/enums.js';
-import { archiveSite, createSite, normalizeHostname, regenerateSiteKey, setVerified } from '../services/sites.service.js';
-import { toVerificationStatus, VERIFICATION_METHODS } from '../services/verification-status.js';
+import { archiveSite, createSite, normalizeHostname, regenerateSiteKey, setVerified } from '../domain/verification/sites.service.js';
+import { toVerificationStatus, VERIFICATION_METHODS } from '../domain/verification/verification-status.js';
 import { invalid, oneOf, optionalString, parse, parseId, requireString } from './args.js';
 import { usageError } from './cli-error.js';
 import type { Action } from './command.js';

@@ -1,10 +1,10 @@
 import { Response } from '@whatwg-node/server';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../services/auth.service.js';
-import { parsePaginationQuery } from '../services/pagination.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../services/rate-limit.service.js';
-import { parseInput } from '../services/validation.js';
+import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
+import { parsePaginationQuery } from '../domain/pagination.js';
+import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
+import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import type { Route, RouteInput } from './route.js';
 import { parseCanonicalId } from './routes/params.js';

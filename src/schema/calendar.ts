@@ -9,8 +9,8 @@ import {
   listCalendarWidgets,
   type BookingView,
   type CalendarWidgetQuery,
-} from '../services/calendars.service.js';
-import { normalizePagination, type Page } from '../services/pagination.js';
+} from '../domain/widgets/calendars.service.js';
+import { normalizePagination, type Page } from '../domain/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';

@@ -1,8 +1,8 @@
 import { requireApiKeyViewer } from '../context.js';
-import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../services/form-input.js';
-import { formTypeName, type FormWithSite } from '../services/form.mapper.js';
-import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../services/forms.service.js';
-import { normalizePagination } from '../services/pagination.js';
+import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../domain/forms/form-input.js';
+import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
+import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../domain/forms/forms.service.js';
+import { normalizePagination } from '../domain/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';

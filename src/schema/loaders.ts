@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
 import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads, submissionColumns } from '../services/submissions.service.js';
+import { auditPhiReads, submissionColumns } from '../domain/submissions/submissions.service.js';
 
 export interface Loaders {
   /**

@@ -1,5 +1,5 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Pagination } from '../services/pagination.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Pagination } from '../domain/pagination.js';
 import { builder } from './builder.js';
 
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

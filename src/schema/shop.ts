@@ -2,7 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
 import type { Collection, EcommerceWidget } from '../generated/prisma/client.js';
-import { normalizePagination, type Page } from '../services/pagination.js';
+import { normalizePagination, type Page } from '../domain/pagination.js';
 import {
   getCollectionOrThrow,
   getEcommerceWidgetOrThrow,
@@ -16,7 +16,7 @@ import {
   type EcommerceWidgetQuery,
   type OrderListFilter,
   type OrderView,
-} from '../services/shop.service.js';
+} from '../domain/widgets/shop.service.js';
 import type { BuilderTypes } from './pagination.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';

@@ -1,6 +1,6 @@
 import { requireSiteViewer } from '../context.js';
-import { normalizePagination } from '../services/pagination.js';
-import { CATALOG_KINDS, listSiteCatalog, type CatalogEntry } from '../services/site-catalog.service.js';
+import { normalizePagination } from '../domain/pagination.js';
+import { CATALOG_KINDS, listSiteCatalog, type CatalogEntry } from '../domain/widgets/site-catalog.service.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
 

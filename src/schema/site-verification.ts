@@ -1,6 +1,6 @@
 import { requireSiteViewer } from '../context.js';
-import type { VerificationInstructions, VerificationStatus } from '../services/verification-status.js';
-import { attemptWpPluginVerification, getVerificationStatus, type AttemptResult } from '../services/verification.service.js';
+import type { VerificationInstructions, VerificationStatus } from '../domain/verification/verification-status.js';
+import { attemptWpPluginVerification, getVerificationStatus, type AttemptResult } from '../domain/verification/verification.service.js';
 import { builder } from './builder.js';
 
 /**

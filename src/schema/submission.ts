@@ -1,7 +1,7 @@
 import type { Submission } from '../generated/prisma/client.js';
 import { requireApiKeyViewer } from '../context.js';
-import { normalizePagination } from '../services/pagination.js';
-import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../services/submissions.service.js';
+import { normalizePagination } from '../domain/pagination.js';
+import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../domain/submissions/submissions.service.js';
 import type { RequestContext } from '../context.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';

@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
-import { assertPlanAllowsApi, authenticateApiKey } from '../services/auth.service.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders } from '../services/rate-limit.service.js';
+import { assertPlanAllowsApi, authenticateApiKey } from '../gate/authenticate.js';
+import { HOUR_MS, rateLimitedError, rateLimitHeaders } from '../infra/rate-limit.js';
 
 export interface GraphQLServerContext {
   requestContext: RequestContext;

@@ -1,6 +1,6 @@
 import { requireApiKeyViewer } from '../context.js';
 import { AppError } from '../errors.js';
-import { normalizePagination } from '../services/pagination.js';
+import { normalizePagination } from '../domain/pagination.js';
 import {
   createWebhookSubscription,
   deleteWebhookSubscription,
@@ -12,8 +12,8 @@ import {
   type CreatedWebhookSubscription,
   type WebhookDeliveryView,
   type WebhookSubscriptionView,
-} from '../services/webhooks.service.js';
-import { EVENT_TYPES } from '../services/events.service.js';
+} from '../domain/webhooks/webhooks.service.js';
+import { EVENT_TYPES } from '../domain/webhooks/events.service.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
 

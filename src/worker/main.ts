@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db.js';
+import { openDatabase } from '../infra/db.js';
 import { startWorker } from './start-worker.js';
 
 /**

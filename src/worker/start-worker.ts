@@ -1,14 +1,14 @@
 import type { Config } from '../config.js';
-import type { Database } from '../db.js';
-import { createEmailJobHandler, createEmailSender, type EmailSender } from '../services/email.service.js';
-import { createEventFanoutHandler } from '../services/event-fanout.job.js';
-import { startEventRelay } from '../services/event-relay.js';
-import type { EmailJob, EventJob } from '../services/events.service.js';
-import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../services/jobs.service.js';
-import { createOutboundFetcher, type OutboundFetcher } from '../services/outbound-fetch.service.js';
-import { PhiCipher } from '../services/phi-crypto.service.js';
-import { recheckVerifiedSites } from '../services/verification-lapse.job.js';
-import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from '../services/webhook-delivery.job.js';
+import type { Database } from '../infra/db.js';
+import { createEmailJobHandler, createEmailSender, type EmailSender } from './jobs/email.job.js';
+import { createEventFanoutHandler } from './jobs/event-fanout.job.js';
+import { startEventRelay } from './jobs/event-relay.js';
+import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
+import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
+import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
+import { PhiCipher } from '../infra/phi-crypto.js';
+import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
+import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from './jobs/webhook-delivery.job.js';
 
 /** Once a day at 03:17 UTC (an odd minute, so that replicas' schedules do not pile onto :00). */
 export const LAPSE_SCHEDULE = '17 3 * * *';

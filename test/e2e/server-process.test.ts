@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db.js';
-import { migrate, readMigrations } from '../../src/services/migrations.service.js';
+import { openDatabase } from '../../src/infra/db.js';
+import { migrate, readMigrations } from '../../src/infra/migrations.js';
 import { adminUrl, createTestDatabase, hasPostgres, hasRedis } from '../support/database.js';
 import { seedAccount, TEST_SECRET_KEY } from '../support/seed.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp, type TestResponse } from '../support/app.js';
-import { issueApiKey } from '../../src/services/api-keys.service.js';
+import { issueApiKey } from '../../src/domain/accounts/api-keys.service.js';
 import { accountFixture, formFixture, seed, siteFixture, testHasher } from '../support/seed.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { accountFixture, seed, seedAccount, siteFixture } from '../support/seed.js';
 

@@ -7,7 +7,7 @@ import {
   parseTestResolve,
   type OutboundFetcher,
   type ResolvedAddress,
-} from '../../src/services/outbound-fetch.service.js';
+} from '../../src/infra/outbound-fetch.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 
 const BLOCKED = [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PhiCipher, PhiDecryptError } from '../../src/services/phi-crypto.service.js';
+import { PhiCipher, PhiDecryptError } from '../../src/infra/phi-crypto.js';
 
 const secret = randomBytes(32);
 const formData = { 'Full name': 'Ada Lovelace', Diagnosis: 'hypertension', Email: 'ada@example.com' };

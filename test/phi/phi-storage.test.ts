@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit, recordSubmissionReads } from '../../src/services/audit.service.js';
-import { startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
-import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { recordAudit, recordSubmissionReads } from '../../src/domain/submissions/audit.service.js';
+import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
+import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createAccount, createForm, fanOutRecordedEvents, ingest } from '../webhooks/fixtures.js';
 

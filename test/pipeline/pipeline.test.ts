@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ImportedAccount } from '../../src/services/fixtures.service.js';
-import { MemoryRateLimitStore } from '../../src/services/rate-limit.service.js';
-import { KeyHasher } from '../../src/services/secrets.service.js';
+import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
+import { MemoryRateLimitStore } from '../../src/infra/rate-limit.js';
+import { KeyHasher } from '../../src/infra/secrets.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { accountFixture, seed } from '../support/seed.js';
 

@@ -3,7 +3,7 @@ import { GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, graphql, t
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { createFieldRateLimiter, windowToMs, type FieldCall, type LimitField } from '../../src/services/field-rate-limit.js';
+import { createFieldRateLimiter, windowToMs, type FieldCall, type LimitField } from '../../src/schema/field-rate-limit.js';
 import { hasRedis } from '../support/database.js';
 
 interface Ctx {

@@ -6,7 +6,7 @@
  * Usage: node --import tsx hit-shared-bucket.script.ts <redisUrl> <keyPrefix> <bucket> <limit> <hits>
  */
 import { createInterface } from 'node:readline';
-import { RedisRateLimitStore } from '../../src/services/rate-limit.service.js';
+import { RedisRateLimitStore } from '../../src/infra/rate-limit.js';
 
 const [redisUrl, keyPrefix, bucket, limitArg, hitsArg] = process.argv.slice(2);
 if (!redisUrl || !keyPrefix || !bucket || !limitArg || !hitsArg) throw new Error('usage: <redisUrl> <keyPrefix> <bucket> <limit> <hits>');

@@ -12,7 +12,7 @@ import {
   rateLimitHeaders,
   rateLimitedError,
   type RateLimitResult,
-} from '../../src/services/rate-limit.service.js';
+} from '../../src/infra/rate-limit.js';
 import { hasRedis } from '../support/database.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? '';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../src/rest/openapi.js';
 import { routes } from '../../src/rest/routes.js';
 import { toSchema } from '../../src/schema/index.js';
-import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 

@@ -5,10 +5,10 @@ import { expect, vi } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/context.js';
-import { startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
-import { createOutboundFetcher } from '../../src/services/outbound-fetch.service.js';
-import { PhiCipher } from '../../src/services/phi-crypto.service.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../../src/services/rate-limit.service.js';
+import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
+import { createOutboundFetcher } from '../../src/infra/outbound-fetch.js';
+import { PhiCipher } from '../../src/infra/phi-crypto.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_SECRET_KEY, testHasher } from './seed.js';
 

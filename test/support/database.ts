@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../src/db.js';
+import { openDatabase, type Database } from '../../src/infra/db.js';
 
 
 /** The maintenance database of the server DATABASE_URL points at. */

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/db.js';
-import { migrate } from '../../src/services/migrations.service.js';
+import { openDatabase } from '../../src/infra/db.js';
+import { migrate } from '../../src/infra/migrations.js';
 import { randomBytes } from 'node:crypto';
 import { adminUrl } from './database.js';
 

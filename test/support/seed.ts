@@ -1,4 +1,4 @@
-import type { Database } from '../../src/db.js';
+import type { Database } from '../../src/infra/db.js';
 import {
   importFixture,
   type AccountFixture,
@@ -8,9 +8,9 @@ import {
   type ImportOptions,
   type ImportResult,
   type SiteFixture,
-} from '../../src/services/fixtures.service.js';
-import { PhiCipher } from '../../src/services/phi-crypto.service.js';
-import { KeyHasher } from '../../src/services/secrets.service.js';
+} from '../../src/fixtures/fixture-import.js';
+import { PhiCipher } from '../../src/infra/phi-crypto.js';
+import { KeyHasher } from '../../src/infra/secrets.js';
 import { SCOPES } from '../../src/scopes.js';
 
 /** The SECRET_KEY of every test: an app under test must be built with it for seeded keys to authenticate. */

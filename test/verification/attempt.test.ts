@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { createOutboundFetcher, type OutboundFetcher } from '../../src/services/outbound-fetch.service.js';
-import { attemptWpPluginVerification, bodyMatchesToken, getVerificationStatus, twinHostnames } from '../../src/services/verification.service.js';
+import { createOutboundFetcher, type OutboundFetcher } from '../../src/infra/outbound-fetch.js';
+import { attemptWpPluginVerification, bodyMatchesToken, getVerificationStatus, twinHostnames } from '../../src/domain/verification/verification.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { seedAccount, siteFixture } from '../support/seed.js';

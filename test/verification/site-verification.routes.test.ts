@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryRateLimitStore } from '../../src/services/rate-limit.service.js';
-import { regenerateSiteKey } from '../../src/services/sites.service.js';
-import { WP_PLUGIN_NOTE } from '../../src/services/verification-status.js';
+import { MemoryRateLimitStore } from '../../src/infra/rate-limit.js';
+import { regenerateSiteKey } from '../../src/domain/verification/sites.service.js';
+import { WP_PLUGIN_NOTE } from '../../src/domain/verification/verification-status.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { seedAccount, siteFixture, testHasher } from '../support/seed.js';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';

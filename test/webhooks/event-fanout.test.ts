@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fanOutEvent, type EventFanoutDeps } from '../../src/services/event-fanout.job.js';
-import { messageIdFor, recordEvent, type EventJob } from '../../src/services/events.service.js';
-import { relayEvents } from '../../src/services/event-relay.js';
-import { QUEUE } from '../../src/services/jobs.service.js';
-import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { fanOutEvent, type EventFanoutDeps } from '../../src/worker/jobs/event-fanout.job.js';
+import { messageIdFor, recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
+import { relayEvents } from '../../src/worker/jobs/event-relay.js';
+import { QUEUE } from '../../src/infra/jobs.js';
+import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe, useQueueDatabase } from './fixtures.js';
 
 const cipher = new PhiCipher(randomBytes(32));

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { EventJob } from '../../src/services/events.service.js';
-import { relayEvents, startEventRelay } from '../../src/services/event-relay.js';
-import { JobQueue, QUEUE } from '../../src/services/jobs.service.js';
+import type { EventJob } from '../../src/domain/webhooks/events.service.js';
+import { relayEvents, startEventRelay } from '../../src/worker/jobs/event-relay.js';
+import { JobQueue, QUEUE } from '../../src/infra/jobs.js';
 import { createAccount, createForm, ingest, useQueueDatabase } from './fixtures.js';
 import { waitFor } from './support.js';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Prisma as PrismaNs } from '../../src/generated/prisma/client.js';
-import type { Prisma } from '../../src/db.js';
-import { fanOutEvent, type EventFanoutDeps, type FanoutResult } from '../../src/services/event-fanout.job.js';
-import { recordEvent, type EventJob } from '../../src/services/events.service.js';
-import { relayEvents } from '../../src/services/event-relay.js';
-import { QUEUE, startJobQueue, type JobQueue } from '../../src/services/jobs.service.js';
+import type { Prisma } from '../../src/infra/db.js';
+import { fanOutEvent, type EventFanoutDeps, type FanoutResult } from '../../src/worker/jobs/event-fanout.job.js';
+import { recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
+import { relayEvents } from '../../src/worker/jobs/event-relay.js';
+import { QUEUE, startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import type { PhiCipher } from '../../src/services/phi-crypto.service.js';
-import { generateWebhookSecret } from '../../src/services/secrets.service.js';
+import type { PhiCipher } from '../../src/infra/phi-crypto.js';
+import { generateWebhookSecret } from '../../src/infra/secrets.js';
 
 /** Factories for the pipeline tests: rows created the way the ingest and forms code create them. */
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { recordEvent } from '../../src/services/events.service.js';
-import { QUEUE } from '../../src/services/jobs.service.js';
-import { PhiCipher } from '../../src/services/phi-crypto.service.js';
+import { recordEvent } from '../../src/domain/webhooks/events.service.js';
+import { QUEUE } from '../../src/infra/jobs.js';
+import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { createAccount, createForm, ingest, subscribe, useQueueDatabase } from './fixtures.js';
 
 const env = useQueueDatabase();

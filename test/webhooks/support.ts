@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { EmailSender, OutgoingEmail } from '../../src/services/email.service.js';
-import type { RetryPolicy } from '../../src/services/webhook-delivery.job.js';
+import type { EmailSender, OutgoingEmail } from '../../src/worker/jobs/email.job.js';
+import type { RetryPolicy } from '../../src/worker/jobs/webhook-delivery.job.js';
 import type { TestHttpsServer } from '../support/https-server.js';
 
 /** A config whose outbound fetches reach the local HTTPS receiver (and nothing else). */

@@ -1,4 +1,4 @@
-import type { AccountFixture, SiteFixture } from '../../src/services/fixtures.service.js';
+import type { AccountFixture, SiteFixture } from '../../src/fixtures/fixture-import.js';
 import { SCOPES } from '../../src/scopes.js';
 import { accountFixture } from '../support/seed.js';
 

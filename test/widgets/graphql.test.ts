@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seed } from '../support/seed.js';
 import { at, widgetsAccount } from './fixture.js';

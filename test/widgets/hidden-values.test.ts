@@ -15,7 +15,7 @@ import { routes } from '../../src/rest/routes.js';
 import { calendarRoutes } from '../../src/rest/routes/calendars.routes.js';
 import { shopRoutes } from '../../src/rest/routes/shop.routes.js';
 import { siteCatalogRoutes } from '../../src/rest/routes/site-catalog.routes.js';
-import type { ImportedAccount } from '../../src/services/fixtures.service.js';
+import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seed } from '../support/seed.js';
 import { at, widgetsAccount } from './fixture.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CalendarWidgetFixture, EcommerceWidgetFixture, ImportedAccount, OrderFixture } from '../../src/services/fixtures.service.js';
+import type { CalendarWidgetFixture, EcommerceWidgetFixture, ImportedAccount, OrderFixture } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seed } from '../support/seed.js';
 import { at, BOOKING_STATUSES } from './fixture.js';

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { startJobQueue, type JobQueue, type QueueName } from '../../src/services/jobs.service.js';
-import type { OutboundFetcher } from '../../src/services/outbound-fetch.service.js';
+import { startJobQueue, type JobQueue, type QueueName } from '../../src/infra/jobs.js';
+import type { OutboundFetcher } from '../../src/infra/outbound-fetch.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';

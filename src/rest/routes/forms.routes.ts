@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createFormBodySchema, parseCreateFormInput, parseUpdateFormInput, updateFormBodySchema } from '../../services/form-input.js';
+import { createFormBodySchema, parseCreateFormInput, parseUpdateFormInput, updateFormBodySchema } from '../../domain/forms/form-input.js';
 import type { Route } from '../route.js';
 import { formListItemSchema, formSchema, listOf, withoutNullProperties } from '../schemas.js';
 import { idQueryParam } from './params.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID } from '../../services/validation.js';
+import { MAX_ID } from '../../domain/validation.js';
 
 /** Canonical decimal ids only: `01`, `+1`, `1e3`, `1.0` are not ids. */
 export const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATALOG_KINDS } from '../../services/site-catalog.service.js';
+import { CATALOG_KINDS } from '../../domain/widgets/site-catalog.service.js';
 import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
 import { catalogEntrySchema } from '../schemas/widgets.js';

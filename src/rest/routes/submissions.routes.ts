@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validationFailed } from '../../errors.js';
-import { isPlainObject } from '../../services/validation.js';
+import { isPlainObject } from '../../domain/validation.js';
 import type { Route } from '../route.js';
 import { listOf, submissionSchema } from '../schemas.js';
 

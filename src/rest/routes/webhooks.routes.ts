@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validationFailed, type FieldProblem } from '../../errors.js';
-import { EVENT_TYPES } from '../../services/events.service.js';
+import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
 import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
 

@@ -1,0 +1,103 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Prisma } from '../../generated/prisma/client.js';
+
+export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
+export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'form.created', 'form.updated', 'form.archived'];
+
+export interface DomainEvent {
+  type: EventType;
+  accountId: number;
+  formId: number;
+  /** The form keeps PHI: its submission events then carry ids only (decisions §5 "PHI payloads"). */
+  phi: boolean;
+  /** The resource exactly as v1 returns it (for form.archived: as it was just before). */
+  data: Record<string, unknown>;
+}
+
+/** The body of every webhook delivery (decisions §4 "webhook delivery"). */
+export interface EventPayload {
+  id: string;
+  type: EventType;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * An event as recorded (an OutboxEvent row) and as the `event.fanout` job that the relay makes of it
+ * (event-relay.ts), which event-fanout.job.ts turns into deliveries and emails.
+ */
+export interface EventJob {
+  accountId: number;
+  formId: number;
+  payload: EventPayload;
+}
+
+export interface WebhookDeliveryJob {
+  deliveryId: number;
+}
+
+export type EmailKind = 'submission_confirmation' | 'submission_notification';
+
+/** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */
+export interface EmailJob {
+  kind: EmailKind;
+  submissionId: number;
+}
+
+const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * The `webhook-id` of one delivery, kept across its retries. Derived from its event and target, so that a
+ * fan-out run twice (its worker died before the job was marked done) derives the same ids, which the
+ * unique index refuses: nothing is delivered twice.
+ */
+export const messageIdFor = (eventId: string, subscriptionId: number | null): string =>
+  `msg_${createHash('sha256').update(`${eventId}:${subscriptionId ?? 'form'}`).digest('base64url').slice(0, 22)}`;
+
+/**
+ * The first `email`-typed field of the form whose value in formData (keyed by label, or by id) is an
+ * address: the confirmation's recipient (decisions §4 "emails").
+ */
+export function confirmationRecipient(fields: unknown, formData: unknown): string | null {
+  if (!Array.isArray(fields) || typeof formData !== 'object' || formData === null) return null;
+  const values = formData as Record<string, unknown>;
+  for (const field of fields) {
+    if (typeof field !== 'object' || field === null) continue;
+    const { type, label, id } = field as { type?: unknown; label?: unknown; id?: unknown };
+    if (type !== 'email') continue;
+    const value = (typeof label === 'string' ? values[label] : undefined) ?? (typeof id === 'string' ? values[id] : undefined);
+    if (typeof value === 'string' && isEmailAddress(value.trim())) return value.trim();
+  }
+  return null;
+}
+
+/** Deliberately plain: one @, no spaces or line breaks (no header injection), a dot in the domain. */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && /^[^\s@<>,;:"]+@[^\s@<>,;:"]+\.[^\s@<>,;:"]+$/.test(value);
+}
+
+/**
+ * The event data as it leaves the service: a PHI form's submission carries ids only
+ * (decisions §5 "PHI payloads").
+ */
+export function eventData(event: DomainEvent): Record<string, unknown> {
+  if (event.type === 'submission.created' && event.phi) {
+    return { id: event.data.id ?? null, formId: event.data.formId ?? event.formId, createdAt: event.data.createdAt ?? null };
+  }
+  return event.data;
+}
+
+/** The INSERT of an event into the outbox: a statement of its own, or a CTE of the caller's (ingest). */
+export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
+  const payload: EventPayload = { id: newEventId(), type: event.type, createdAt: new Date().toISOString(), data: eventData(event) };
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "payload") VALUES (${event.accountId}, ${event.formId}, ${JSON.stringify(payload)}::jsonb)`;
+}
+
+/**
+ * Records an event inside the transaction that caused it: ONE insert into the outbox, whatever listens to it,
+ * so that nothing is announced that was not stored and nothing stored goes unannounced. Who hears of it
+ * (deliveries, emails) is decided by the fan-out, off the request's path.
+ */
+export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
+  await tx.$executeRaw(outboxInsertSql(event));
+}

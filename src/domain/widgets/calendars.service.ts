@@ -1,0 +1,119 @@
+import { notFound } from '../../errors.js';
+import type { Booking, BookingStatus, CalendarWidget, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+import { isPlainObject } from '../validation.js';
+
+/* Calendar widgets and their bookings: read-only in v1. Hidden columns (cancellationToken, providerEventId,
+   assignedHost) are never selected, so no layer above can leak them; webhook keys inside the free JSON objects
+   are removed before anything leaves this file. */
+
+type Db = PrismaClient | Prisma.TransactionClient;
+/** Pothos' selection for the fields a GraphQL query asked for, spread into reads. */
+export type CalendarWidgetQuery = Omit<Prisma.CalendarWidgetFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
+
+const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/**
+ * Decisions §4: every key whose name contains "webhook" (any case) is removed, at any depth, arrays included.
+ * A webhook URL is a capability (whoever knows it can post fake bookings to the owner's integration).
+ */
+export function withoutWebhookKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutWebhookKeys);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !key.toLowerCase().includes('webhook'))
+      .map(([key, inner]) => [key, withoutWebhookKeys(inner)]),
+  );
+}
+
+/** settings / appearance / behavior as v1 shows them: always an object, webhook keys stripped. */
+export function calendarObjectV1(value: Prisma.JsonValue | undefined): Record<string, unknown> {
+  const stripped = withoutWebhookKeys(value ?? {});
+  return isPlainObject(stripped) ? stripped : {};
+}
+
+export interface WidgetListFilter extends PageRequest {
+  domainId?: number | null;
+}
+
+/**
+ * Archived widgets leave the lists and their single reads answer 404, like archived forms; their bookings stay
+ * readable. The count is of widgets (indexed by account), never of bookings: bookingCount is a column.
+ */
+export async function listCalendarWidgets(prisma: Db, accountId: number, filter: WidgetListFilter, query: CalendarWidgetQuery = {}): Promise<Page<CalendarWidget>> {
+  const where: Prisma.CalendarWidgetWhereInput = {
+    accountId,
+    archivedAt: null,
+    ...(filter.domainId != null && { siteId: filter.domainId }),
+  };
+  const total = await prisma.calendarWidget.count({ where });
+  const data = total > skipTake(filter).skip ? await prisma.calendarWidget.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
+  return toPage(data, filter, total);
+}
+
+/** Another account's widget is indistinguishable from an absent one. */
+export async function getCalendarWidgetOrThrow(prisma: Db, accountId: number, id: number, query: CalendarWidgetQuery = {}): Promise<CalendarWidget> {
+  const widget = await prisma.calendarWidget.findFirst({ ...query, where: { id, accountId, archivedAt: null } });
+  if (!widget) throw notFound('calendar_widget');
+  return widget;
+}
+
+/** Exactly the documented booking columns: the hidden ones are not even read. */
+export const BOOKING_COLUMNS = {
+  id: true,
+  calendarWidgetId: true,
+  inviteeName: true,
+  inviteeEmail: true,
+  slotIso: true,
+  slotDisplay: true,
+  inviteeTimezone: true,
+  status: true,
+  customFields: true,
+  videoCallUrl: true,
+  createdAt: true,
+} as const satisfies Prisma.BookingSelect;
+
+export type BookingView = Pick<Booking, keyof typeof BOOKING_COLUMNS>;
+
+export interface BookingListFilter extends PageRequest {
+  status?: BookingStatus | null;
+  /** Inclusive lower bound of createdAt. */
+  createdFrom?: Date | null;
+  /** Exclusive upper bound of createdAt. */
+  createdBefore?: Date | null;
+}
+
+const isFiltered = (filter: { status?: unknown; createdFrom?: unknown; createdBefore?: unknown }): boolean =>
+  filter.status != null || filter.createdFrom != null || filter.createdBefore != null;
+
+export const createdAtRange = (filter: { createdFrom?: Date | null; createdBefore?: Date | null }): Prisma.DateTimeFilter | undefined =>
+  filter.createdFrom != null || filter.createdBefore != null
+    ? { ...(filter.createdFrom != null && { gte: filter.createdFrom }), ...(filter.createdBefore != null && { lt: filter.createdBefore }) }
+    : undefined;
+
+/**
+ * Bookings of a widget (archived ones included: archiving preserves them), newest first. Unfiltered, the total
+ * is the widget's counter; a status or date filter counts along the (calendarWidgetId, createdAt) index.
+ */
+export async function listCalendarBookings(prisma: Db, accountId: number, widgetId: number, filter: BookingListFilter): Promise<Page<BookingView>> {
+  const widget = await prisma.calendarWidget.findFirst({ where: { id: widgetId, accountId }, select: { id: true, bookingCount: true } });
+  if (!widget) throw notFound('calendar_widget');
+  const range = createdAtRange(filter);
+  const where: Prisma.BookingWhereInput = {
+    calendarWidgetId: widgetId,
+    ...(filter.status != null && { status: filter.status }),
+    ...(range && { createdAt: range }),
+  };
+  const total = isFiltered(filter) ? await prisma.booking.count({ where }) : widget.bookingCount;
+  const data = total > skipTake(filter).skip
+    ? await prisma.booking.findMany({ where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...skipTake(filter) })
+    : [];
+  return toPage(data, filter, total);
+}
+
+export async function getBookingOrThrow(prisma: Db, accountId: number, id: number): Promise<BookingView> {
+  const booking = await prisma.booking.findFirst({ where: { id, accountId }, select: BOOKING_COLUMNS });
+  if (!booking) throw notFound('booking');
+  return booking;
+}

@@ -1,0 +1,119 @@
+import { notFound } from '../../errors.js';
+import type { Collection, EcommerceWidget, Order, OrderStatus, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { createdAtRange, type WidgetListFilter } from './calendars.service.js';
+import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+import { isPlainObject } from '../validation.js';
+
+/* Shop widgets, collections and their orders: read-only in v1. Payment-provider ids (providerPriceId,
+   providerPaymentId), download URLs and signed download tokens are never selected for an order and never
+   exposed as a field of a widget. */
+
+type Db = PrismaClient | Prisma.TransactionClient;
+export type EcommerceWidgetQuery = Omit<Prisma.EcommerceWidgetFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
+export type CollectionQuery = Omit<Prisma.CollectionFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
+
+const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** Archived shop widgets leave the lists and answer 404, like archived forms; their orders stay readable. */
+export async function listEcommerceWidgets(prisma: Db, accountId: number, filter: WidgetListFilter, query: EcommerceWidgetQuery = {}): Promise<Page<EcommerceWidget>> {
+  const where: Prisma.EcommerceWidgetWhereInput = {
+    accountId,
+    archivedAt: null,
+    ...(filter.domainId != null && { siteId: filter.domainId }),
+  };
+  const total = await prisma.ecommerceWidget.count({ where });
+  const data = total > skipTake(filter).skip ? await prisma.ecommerceWidget.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
+  return toPage(data, filter, total);
+}
+
+export async function getEcommerceWidgetOrThrow(prisma: Db, accountId: number, id: number, query: EcommerceWidgetQuery = {}): Promise<EcommerceWidget> {
+  const widget = await prisma.ecommerceWidget.findFirst({ ...query, where: { id, accountId, archivedAt: null } });
+  if (!widget) throw notFound('ecommerce_widget');
+  return widget;
+}
+
+export async function listCollections(prisma: Db, accountId: number, filter: WidgetListFilter, query: CollectionQuery = {}): Promise<Page<Collection>> {
+  const where: Prisma.CollectionWhereInput = { accountId, ...(filter.domainId != null && { siteId: filter.domainId }) };
+  const total = await prisma.collection.count({ where });
+  const data = total > skipTake(filter).skip ? await prisma.collection.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
+  return toPage(data, filter, total);
+}
+
+export async function getCollectionOrThrow(prisma: Db, accountId: number, id: number, query: CollectionQuery = {}): Promise<Collection> {
+  const collection = await prisma.collection.findFirst({ ...query, where: { id, accountId } });
+  if (!collection) throw notFound('collection');
+  return collection;
+}
+
+/** Exactly the documented order columns: the hidden ones are not even read. */
+export const ORDER_COLUMNS = {
+  id: true,
+  ecommerceWidgetId: true,
+  collectionId: true,
+  customerName: true,
+  customerEmail: true,
+  customerPhone: true,
+  amountCents: true,
+  currency: true,
+  status: true,
+  shippingAddress: true,
+  trackingNumber: true,
+  trackingCarrier: true,
+  shippedAt: true,
+  createdAt: true,
+} as const satisfies Prisma.OrderSelect;
+
+export type OrderView = Pick<Order, keyof typeof ORDER_COLUMNS>;
+
+/** Decisions §4: the keys of `shippingAddress`, as stored. */
+export const SHIPPING_ADDRESS_KEYS = ['name', 'line1', 'line2', 'city', 'state', 'postalCode', 'country'] as const;
+
+/** The documented keys the stored address has, values as stored; any other key in the column is not shown. */
+export function shippingAddressV1(value: Prisma.JsonValue | null): Record<string, unknown> | null {
+  if (!isPlainObject(value)) return null;
+  return Object.fromEntries(SHIPPING_ADDRESS_KEYS.filter((key) => key in value).map((key) => [key, value[key]]));
+}
+
+export interface OrderListFilter extends PageRequest {
+  status?: OrderStatus | null;
+  createdFrom?: Date | null;
+  createdBefore?: Date | null;
+}
+
+function orderWhere(owner: Prisma.OrderWhereInput, filter: OrderListFilter): Prisma.OrderWhereInput {
+  const range = createdAtRange(filter);
+  return { ...owner, ...(filter.status != null && { status: filter.status }), ...(range && { createdAt: range }) };
+}
+
+const isFiltered = (filter: OrderListFilter): boolean => filter.status != null || filter.createdFrom != null || filter.createdBefore != null;
+
+async function pageOfOrders(prisma: Db, where: Prisma.OrderWhereInput, filter: OrderListFilter, total: number): Promise<Page<OrderView>> {
+  const data = total > skipTake(filter).skip ? await prisma.order.findMany({ where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
+  return toPage(data, filter, total);
+}
+
+/**
+ * Widget-mode orders of a shop widget (archived ones included), newest first. Unfiltered, the total is the
+ * widget's counter; a filter counts along the (ecommerceWidgetId, createdAt) index.
+ */
+export async function listWidgetOrders(prisma: Db, accountId: number, widgetId: number, filter: OrderListFilter): Promise<Page<OrderView>> {
+  const widget = await prisma.ecommerceWidget.findFirst({ where: { id: widgetId, accountId }, select: { id: true, orderCount: true } });
+  if (!widget) throw notFound('ecommerce_widget');
+  const where = orderWhere({ ecommerceWidgetId: widgetId }, filter);
+  const total = isFiltered(filter) ? await prisma.order.count({ where }) : widget.orderCount;
+  return pageOfOrders(prisma, where, filter, total);
+}
+
+/** Cart/catalog orders of a collection, newest first (collections keep no counter: counted along their index). */
+export async function listCollectionOrders(prisma: Db, accountId: number, collectionId: number, filter: OrderListFilter): Promise<Page<OrderView>> {
+  await getCollectionOrThrow(prisma, accountId, collectionId, { select: { id: true } });
+  const where = orderWhere({ collectionId }, filter);
+  return pageOfOrders(prisma, where, filter, await prisma.order.count({ where }));
+}
+
+/** Any order of the account, widget-mode or collection; another account's order is an absent one. */
+export async function getOrderOrThrow(prisma: Db, accountId: number, id: number): Promise<OrderView> {
+  const order = await prisma.order.findFirst({ where: { id, accountId }, select: ORDER_COLUMNS });
+  if (!order) throw notFound('order');
+  return order;
+}

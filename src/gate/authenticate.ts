@@ -1,0 +1,88 @@
+import type { ApiKeyViewer, AppDeps, SiteViewer } from '../context.js';
+import { AppError } from '../errors.js';
+import { Prisma, type Plan } from '../generated/prisma/client.js';
+import { isScope, type Scope } from '../scopes.js';
+import { isWellFormedApiKey, isWellFormedSiteKey } from '../infra/secrets.js';
+
+export const DEFAULT_RATE_LIMIT_PER_HOUR = 5000;
+export const SITE_KEY_BUDGET_PER_HOUR = 600;
+export const SITE_ATTEMPT_BUDGET_PER_HOUR = 30;
+
+/** lastUsedAt is bookkeeping, not security: write it at most once a minute per key and per process. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** Keyed by the key's hash, which no other key ever has (ids can be reused by a restored database). */
+const lastUsedWrites = new Map<string, number>();
+
+interface KeyRow {
+  id: number;
+  accountId: number;
+  keyHash: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  rateLimitPerHour: number | null;
+  plan: Plan;
+}
+
+const unauthorized = (): AppError => new AppError('invalid_api_key');
+
+/**
+ * Bearer API key → viewer. A malformed key is refused before any database work; a known key is read with its
+ * account's plan in ONE statement on every request (no cache), so revocation and plan changes apply to the
+ * very next request on every replica.
+ */
+export async function authenticateApiKey(deps: AppDeps, authorization: string | null, now = new Date()): Promise<ApiKeyViewer> {
+  const match = /^Bearer (\S+)$/.exec(authorization ?? '');
+  const key = match?.[1];
+  if (!key || !isWellFormedApiKey(key)) throw unauthorized();
+  const keyHash = deps.hasher.hash(key);
+  const rows = await deps.db.sql<KeyRow>(Prisma.sql`
+    SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"::text AS "plan"
+    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
+    WHERE k."keyHash" = ${keyHash}`);
+  const row = rows[0];
+  if (!row || !deps.hasher.sameHash(keyHash, row.keyHash)) throw unauthorized();
+  if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthorized();
+  touchLastUsed(deps, row.id, row.keyHash, now);
+  return {
+    kind: 'apiKey',
+    accountId: row.accountId,
+    keyId: row.id,
+    scopes: new Set(row.scopes.filter(isScope)),
+    plan: row.plan,
+    rateLimitPerHour: row.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
+  };
+}
+
+function touchLastUsed(deps: AppDeps, keyId: number, keyHash: string, now: Date): void {
+  const last = lastUsedWrites.get(keyHash) ?? 0;
+  if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
+  lastUsedWrites.set(keyHash, now.getTime());
+  // Off the request's path: a failed bookkeeping write must never fail the request.
+  deps.db.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } }).catch(() => lastUsedWrites.delete(keyHash));
+}
+
+/** Free accounts have no API access (the contract's plan gate); upgrading lifts it on the next request. */
+export function assertPlanAllowsApi(viewer: ApiKeyViewer): void {
+  if (viewer.plan === 'free') throw new AppError('plan_feature_gated', { feature: 'apiAccess' });
+}
+
+export function assertScope(viewer: ApiKeyViewer, scope: Scope): void {
+  if (!viewer.scopes.has(scope)) throw new AppError('insufficient_scope', { required: scope });
+}
+
+/**
+ * `X-Service-Site-Key` → the site it belongs to. Unknown, malformed, regenerated and archived all answer the
+ * same 404, so the response cannot be used to probe which keys exist.
+ */
+export async function authenticateSiteKey(deps: AppDeps, header: string | null): Promise<SiteViewer> {
+  if (header === null || header === '') throw new AppError('missing_site_key');
+  if (!isWellFormedSiteKey(header)) throw new AppError('site_not_found');
+  const keyHash = deps.hasher.hash(header);
+  const site = await deps.db.prisma.site.findUnique({
+    where: { siteKeyHash: keyHash },
+    select: { id: true, accountId: true, archivedAt: true, siteKeyHash: true },
+  });
+  if (!site || site.archivedAt || !deps.hasher.sameHash(keyHash, site.siteKeyHash)) throw new AppError('site_not_found');
+  return { kind: 'site', accountId: site.accountId, siteId: site.id, keyHash };
+}

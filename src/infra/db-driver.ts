@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/**
+ * SQL straight on the driver (pg or PGlite), for the hot paths: Prisma's raw-query path converts every value
+ * twice (its engine protocol), which was a third of the forms list's CPU, and its interactive transactions cost
+ * more than the ingest's statements themselves. Rows come back as Prisma's would: `timestamp(3)` as a UTC Date,
+ * jsonb parsed, integer and text arrays as arrays (cast counts to int: int8 would not be a number).
+ */
+export interface SqlExecutor {
+  /** One statement; outside `transaction`, never inside another caller's transaction. */
+  sql<Row>(query: Prisma.Sql): Promise<Row[]>;
+}
+
+/** A transaction on one connection. `executeSql` is also pg-boss's `db`: jobs inserted through it commit with it. */
+export interface SqlTransaction extends SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface DriverSql extends SqlExecutor {
+  /** BEGIN … COMMIT around `fn` (ROLLBACK when it throws). */
+  transaction<T>(fn: (tx: SqlTransaction) => Promise<T>): Promise<T>;
+}
+
+const TIMESTAMP_OID = 1114;
+
+const digits = (text: string, from: number, count: number): number => {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+};
+
+/**
+ * `timestamp(3)` holds UTC by Prisma's convention; the drivers would read it as local time. Read by hand from
+ * `YYYY-MM-DD HH:MM:SS[.f{1,3}]` (twice the speed of Date's string parser; two per listed row); any other
+ * form (years before 100, BC, infinity) goes through the parser.
+ */
+function utcTimestamp(text: string): Date {
+  const length = text.length;
+  const year = length >= 19 && length <= 23 && text.charCodeAt(4) === 45 ? digits(text, 0, 4) : 0;
+  if (year < 100) return new Date(`${text.replace(' ', 'T')}Z`);
+  const ms = length > 20 ? digits(text, 20, length - 20) * 10 ** (23 - length) : 0;
+  return new Date(Date.UTC(year, digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms));
+}
+
+/** Dates are sent as UTC text for the same reason (pg would send local time with an offset, which `timestamp` drops). */
+const driverValues = (values: readonly unknown[]): unknown[] => values.map((value) => (value instanceof Date ? value.toISOString() : value));
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP_OID ? utcTimestamp : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * Statements are prepared once per connection under a name derived from their text, so PostgreSQL parses and
+ * plans the hot ones once instead of on every request. The texts come from a fixed set of templates; past
+ * `MAX_NAMED` distinct texts (a template with a variable number of placeholders would be a bug) they run unnamed.
+ */
+const MAX_NAMED = 500;
+const names = new Map<string, string>();
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `wg_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+type PgQueryable = Pick<pg.PoolClient, 'query'> | Pick<pg.Pool, 'query'>;
+
+async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unknown[]): Promise<Row[]> {
+  const name = statementName(text);
+  const result = await on.query({ ...(name && { name }), text, values: driverValues(values), types: pgTypes });
+  return result.rows as Row[];
+}
+
+export function pgDriverSql(pool: pg.Pool, onQuery?: (sql: string) => void): DriverSql {
+  return {
+    sql: async <Row>(query: Prisma.Sql) => {
+      onQuery?.(query.text);
+      return pgRows<Row>(pool, query.text, query.values);
+    },
+    transaction: async <T>(fn: (tx: SqlTransaction) => Promise<T>) => {
+      const client = await pool.connect();
+      const run = async (text: string, values: readonly unknown[] = []): Promise<unknown[]> => {
+        onQuery?.(text);
+        return pgRows(client, text, values);
+      };
+      let broken: Error | undefined;
+      try {
+        await run('BEGIN');
+        const result = await fn({ sql: async <Row>(query: Prisma.Sql) => (await run(query.text, query.values)) as Row[], executeSql: async (text, values) => ({ rows: await run(text, values) }) });
+        await run('COMMIT');
+        return result;
+      } catch (error) {
+        await run('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      } finally {
+        // A connection that could not even roll back is discarded, not returned to the pool mid-transaction.
+        client.release(broken);
+      }
+    },
+  };
+}
+
+export function pgliteDriverSql(db: PGlite, onQuery?: (sql: string) => void): DriverSql {
+  const parsers = { [TIMESTAMP_OID]: utcTimestamp };
+  const rows = async <Row>(on: PGlite | Transaction, text: string, values: readonly unknown[] = []): Promise<Row[]> => {
+    onQuery?.(text);
+    return (await on.query<Row>(text, driverValues(values), { parsers })).rows;
+  };
+  return {
+    // PGlite's query waits for an open transaction (Prisma's adapter holds one the same way), so a statement
+    // never runs inside another caller's transaction on the one connection.
+    sql: <Row>(query: Prisma.Sql) => rows<Row>(db, query.text, query.values),
+    transaction: <T>(fn: (tx: SqlTransaction) => Promise<T>) =>
+      db.transaction(async (tx) => {
+        onQuery?.('BEGIN');
+        try {
+          const result = await fn({ sql: <Row>(query: Prisma.Sql) => rows<Row>(tx, query.text, query.values), executeSql: async (text, values) => ({ rows: await rows(tx, text, values) }) });
+          onQuery?.('COMMIT');
+          return result;
+        } catch (error) {
+          onQuery?.('ROLLBACK');
+          throw error;
+        }
+      }),
+  };
+}

@@ -1,0 +1,157 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { pgDriverSql, pgliteDriverSql, type DriverSql } from './db-driver.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export type Prisma = PrismaClient;
+
+/** A raw SQL session for what Prisma does not do: migrations, advisory locks, test resets. */
+export interface SqlSession {
+  exec(script: string): Promise<void>;
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+/** Prisma for the model, plus SQL straight on the driver (`sql`, `transaction`) for the hot paths. */
+export interface Database extends DriverSql {
+  prisma: PrismaClient;
+  kind: 'postgres' | 'pglite';
+  /** The embedded instance (pglite only), for the job queue, which must share it: one process, one PGlite. */
+  pglite?: PGlite;
+  /** Runs `fn` on one dedicated connection (PGlite has only one). */
+  withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** null: the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Called once per SQL statement sent, by Prisma or `sql`/`transaction` (tests count them). */
+  onQuery?: (sql: string) => void;
+  /** Skip the directory lock (a test's private in-memory copy). */
+  pglite?: PGlite;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(readonly dataDir: string, readonly pid: number) {
+    super(`The embedded database in ${dataDir} is in use by process ${pid} (is the server running?). Stop it first, or set DATABASE_URL.`);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite lets two processes open one directory and then silently loses writes, so whoever opens it
+ * holds an exclusive lock file with its pid; a lock left by a dead process is taken over.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = join(dataDir, 'db.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(lockFile, 'utf8'));
+      if (pid && pid !== process.pid && isAlive(pid)) throw new DataDirLockedError(dataDir, pid);
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+export const pgliteDir = (dataDir: string): string => join(dataDir, 'pgdata');
+
+function createClient(adapter: SqlMigrationAwareDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  client.$on('query', (event) => onQuery(event.query));
+  return client;
+}
+
+function pgliteSession(db: PGlite): SqlSession {
+  return {
+    exec: async (script) => {
+      await db.exec(script);
+    },
+    query: async <Row,>(sql: string, params: unknown[] = []) => (await db.query<Row>(sql, params)).rows,
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server closed (restart, failover, admin termination) is dropped by the pool and
+    // replaced on the next checkout; without a listener its 'error' event would crash the process.
+    pool.on('error', () => {});
+    const prisma = createClient(new PrismaPg(pool), options.onQuery);
+    return {
+      prisma,
+      ...pgDriverSql(pool, options.onQuery),
+      kind: 'postgres',
+      withSession: async (fn) => {
+        const client = await pool.connect();
+        try {
+          return await fn({
+            exec: async (script) => {
+              await client.query(script);
+            },
+            query: async <Row,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Row[],
+          });
+        } finally {
+          client.release();
+        }
+      },
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+
+  let unlock = (): void => {};
+  let pglite = options.pglite;
+  if (!pglite) {
+    unlock = lockDataDir(options.dataDir);
+    try {
+      const dir = pgliteDir(options.dataDir);
+      if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+      // Loaded only for the embedded database: a PostgreSQL deployment never pays for the WASM build.
+      const { PGlite } = await import('@electric-sql/pglite');
+      pglite = await PGlite.create(dir);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+  const db = pglite;
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  const prisma = createClient(new PrismaPGlite(db), options.onQuery);
+  const session = pgliteSession(db);
+  return {
+    prisma,
+    ...pgliteDriverSql(db, options.onQuery),
+    kind: 'pglite',
+    pglite: db,
+    withSession: (fn) => fn(session),
+    close: async () => {
+      await prisma.$disconnect();
+      await db.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import { fromPglite, fromPrisma, PgBoss, type Db, type Job, type JobInsert, type JobResult, type Queue } from 'pg-boss';
+import type { Database } from './db.js';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/**
+ * The durable job queue (pg-boss) on the service's own database, the project's PostgreSQL or the
+ * embedded PGlite. Jobs are inserted in the same transaction as the rows that cause them
+ * (`enqueueInTransaction`: the relay's taking events off the outbox, the fan-out's deliveries), so nothing
+ * rolled back is sent and nothing committed is lost. Workers on any number of processes claim jobs with
+ * SKIP LOCKED: each job runs once in the normal case, and again (at least once) only after a worker died
+ * holding it.
+ */
+
+export const QUEUE = {
+  eventFanout: 'event.fanout',
+  webhookDelivery: 'webhook.deliver',
+  emailSend: 'email.send',
+  verificationLapse: 'verification.lapse',
+} as const;
+export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
+
+/** Where a job lands after its last pg-boss retry: kept for inspection and `redrive`, never run. */
+export const deadLetterOf = (name: QueueName): string => `${name}.dead`;
+
+/**
+ * pg-boss-level retries cover crashes and unexpected errors (database down, a bug); the webhook retry
+ * schedule of the contract is the delivery job's own (it records `nextAttemptAt`). Backoff is pg-boss's
+ * exponential `retryDelay * 2^n` with jitter in [½, 1], capped.
+ */
+const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
+  [QUEUE.eventFanout]: { retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 60 },
+  [QUEUE.webhookDelivery]: { retryLimit: 6, retryDelay: 15, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 60 },
+  [QUEUE.emailSend]: { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 3 * 3600, expireInSeconds: 120 },
+  [QUEUE.verificationLapse]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
+};
+
+export interface JobQueueOptions {
+  db: Database;
+  /** Required when `db` is PostgreSQL: pg-boss keeps its own small pool (and a LISTEN connection). */
+  databaseUrl: string | null;
+  /** Run pg-boss's schedules (cron). Off for a producer-only instance. Default true. */
+  schedule?: boolean;
+  /** Tests: how soon a job held by a dead worker is noticed (pg-boss `superviseIntervalSeconds`). */
+  superviseIntervalSeconds?: number;
+  /** Tests: per-queue overrides, e.g. a short `expireInSeconds` for the crash-recovery test. */
+  queueOverrides?: Partial<Record<QueueName, Omit<Queue, 'name'>>>;
+}
+
+export interface EnqueueJob<T extends object> {
+  data: T;
+  /** A uuid derived from what the job is for: inserting it again (a re-run of its producer) does nothing. */
+  id?: string;
+  /** Not before this time (retries of a delivery). */
+  startAfter?: Date;
+}
+
+export interface WorkOptions {
+  /** Jobs claimed per fetch (and run concurrently). */
+  batchSize?: number;
+  /**
+   * How often the worker looks for jobs without being woken: inserts NOTIFY it at once, but a retry
+   * whose `startAfter` comes due does not, so this bounds a retry's lateness. Default 2 s.
+   */
+  pollingIntervalSeconds?: number;
+}
+
+/** A job handler: resolve for success; throw to let pg-boss retry (then dead-letter). */
+export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
+
+/** Where jobs are inserted: pg-boss's `db` interface over an open transaction. */
+export type JobDb = Db;
+
+/** pg-boss's `db` over an interactive Prisma transaction: the job commits or rolls back with it. */
+export function transactionDb(tx: Prisma.TransactionClient): Db {
+  return fromPrisma(tx);
+}
+
+export class JobQueue {
+  private stopped = false;
+
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly database: Database,
+  ) {}
+
+  static async start(options: JobQueueOptions): Promise<JobQueue> {
+    const { db } = options;
+    const common = {
+      useListenNotify: true,
+      schedule: options.schedule ?? true,
+      // Expired jobs (their worker died) are failed-for-retry by a pass every max(monitor, supervise):
+      // both set, so a dead worker's deliveries resume within ~expiry + this, not the 60 s default.
+      superviseIntervalSeconds: options.superviseIntervalSeconds ?? 30,
+      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 30,
+      // Warnings and stats are operator tooling we do not read; keep the embedded database quiet.
+      monitorVacuum: false,
+      reindex: false,
+    } as const;
+    let boss: PgBoss;
+    if (db.kind === 'pglite') {
+      if (!db.pglite) throw new Error('The embedded database does not expose its PGlite instance');
+      boss = new PgBoss({ ...common, db: fromPglite(db.pglite), backend: 'pglite' });
+    } else {
+      if (!options.databaseUrl) throw new Error('JobQueue on PostgreSQL needs databaseUrl');
+      boss = new PgBoss({ ...common, connectionString: options.databaseUrl, max: 4, application_name: 'widgets-gateway-jobs' });
+    }
+    // Errors of background loops (a poll while the database restarts) are retried by pg-boss itself;
+    // without a listener EventEmitter would crash the process. Messages only: never job data.
+    boss.on('error', (error) => {
+      if (!/stopp|closed|terminat|not opened/i.test(error.message)) console.error(JSON.stringify({ level: 'error', msg: 'job queue', error: error.message }));
+    });
+    await boss.start();
+    const queue = new JobQueue(boss, db);
+    await queue.ensureQueues(options.queueOverrides ?? {});
+    return queue;
+  }
+
+  /**
+   * Queues must exist and sit in pg-boss's cache before any `send` inside a Prisma transaction: on the
+   * one PGlite connection a cache miss would query outside the transaction and wait for it forever.
+   */
+  private async ensureQueues(overrides: Partial<Record<QueueName, Omit<Queue, 'name'>>>): Promise<void> {
+    const existing = new Set((await this.boss.getQueues()).map((q) => q.name));
+    for (const name of Object.values(QUEUE)) {
+      const dead = deadLetterOf(name);
+      if (!existing.has(dead)) await this.boss.createQueue(dead, { retentionSeconds: 14 * 24 * 3600 });
+      const options = { ...QUEUE_OPTIONS[name], ...overrides[name], deadLetter: dead, notify: true };
+      if (existing.has(name)) await this.boss.updateQueue(name, options);
+      else await this.boss.createQueue(name, options);
+    }
+    for (const name of Object.values(QUEUE)) {
+      // Warms pg-boss's queue cache (a lookup that matches nothing).
+      await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
+      await this.boss.findJobs(deadLetterOf(name), { id: '00000000-0000-0000-0000-000000000000' });
+    }
+  }
+
+  get databaseKind(): Database['kind'] {
+    return this.database.kind;
+  }
+
+  /**
+   * Inserts jobs of one queue in ONE statement inside the caller's transaction. `db`: a driver transaction
+   * (`Database.transaction`), or a Prisma one through `transactionDb(tx)`.
+   */
+  async enqueueInTransaction<T extends object>(db: Db, name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const rows: JobInsert<T>[] = jobs.map((job) => ({
+      data: job.data,
+      ...(job.id ? { id: job.id } : {}),
+      ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+    }));
+    await this.boss.insert(name, rows, { db });
+  }
+
+  /** Outside a transaction (or inside one with `tx`). */
+  async send<T extends object>(name: QueueName, data: T, options: { startAfter?: Date; tx?: Prisma.TransactionClient } = {}): Promise<void> {
+    await this.boss.send(name, data, {
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+      ...(options.tx ? { db: transactionDb(options.tx) } : {}),
+    });
+  }
+
+  /**
+   * Runs `handler` for each job; a batch is claimed at once and run concurrently, each job settling on
+   * its own. LISTEN/NOTIFY wakes the worker on insert, and a full batch fetches again without sleeping.
+   */
+  async work<T extends object>(name: QueueName, handler: JobHandler<T>, options: WorkOptions = {}): Promise<string> {
+    return this.boss.work<T>(
+      name,
+      {
+        batchSize: options.batchSize ?? 10,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        perJobResults: true,
+      },
+      async (jobs: Job<T>[]): Promise<JobResult[]> =>
+        Promise.all(
+          jobs.map(async (job): Promise<JobResult> => {
+            try {
+              await handler(job.data, job);
+              return { id: job.id, status: 'completed' };
+            } catch (error) {
+              return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
+            }
+          }),
+        ),
+    );
+  }
+
+  async schedule(name: QueueName, cron: string, data: object = {}): Promise<void> {
+    await this.boss.schedule(name, cron, data);
+  }
+
+  /** Stops fetching, waits (up to `timeoutMs`) for running handlers, and closes pg-boss's connections. */
+  async stop(options: { graceful?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 15_000, close: true });
+  }
+}
+
+/** Starts pg-boss on the service's database. */
+export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+  return JobQueue.start(options);
+}

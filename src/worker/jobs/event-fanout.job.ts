@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../infra/db.js';
+import { Prisma, type Submission } from '../../generated/prisma/client.js';
+import { confirmationRecipient, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { QUEUE, type JobQueue } from '../../infra/jobs.js';
+import type { PhiCipher } from '../../infra/phi-crypto.js';
+import { readFormData } from '../../domain/submissions/submissions.service.js';
+
+/**
+ * The `event.fanout` handler: turns one recorded event (`recordEvent`, relayed by event-relay.ts) into a WebhookDelivery
+ * per target (each matching subscription, plus the form's `webhookUrl` for a submission, whose address is read at
+ * send time and never copied) and the emails of a submission, with their jobs, in ONE transaction.
+ *
+ * Targets are read when it runs, moments after the event: a subscription created after the event does not get
+ * it, one deleted or deactivated since does not either (it would not be sent anyway). Run twice (its worker died
+ * before the job was marked done), it derives the same message ids and email job ids, finds them taken and
+ * writes nothing more.
+ */
+
+export interface EventFanoutDeps {
+  db: Database;
+  queue: JobQueue;
+  /** Decrypts a PHI submission in memory, only to find its confirmation's recipient. */
+  phi: PhiCipher;
+}
+
+/** The event's submission and its stored data are null for form events. */
+interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'> {
+  hasWebhookUrl: boolean;
+  ownerEmail: string | null;
+  fields: unknown;
+  subscriptionIds: number[];
+  submissionId: number | null;
+}
+
+/** The form, its owner's address, the listening subscriptions and the submission, as ONE select. */
+function targetsSql({ accountId, formId, payload }: EventJob): Prisma.Sql {
+  const submissionId = payload.type === 'submission.created' ? Number(payload.data.id) : null;
+  return Prisma.sql`
+    SELECT (f."webhookUrl" IS NOT NULL AND ${payload.type} = 'submission.created') AS "hasWebhookUrl",
+           a."ownerEmail" AS "ownerEmail",
+           f."fields" AS "fields",
+           COALESCE((SELECT array_agg(s."id" ORDER BY s."id") FROM "WebhookSubscription" s
+                     WHERE s."accountId" = a."id" AND s."event" = ${payload.type} AND s."active" AND s."deletedAt" IS NULL
+                       AND (s."formId" IS NULL OR s."formId" = f."id") AND s."createdAt" <= ${new Date(payload.createdAt)}),
+                    ARRAY[]::integer[]) AS "subscriptionIds",
+           sub."id" AS "submissionId", sub."formData" AS "formData", sub."formDataCiphertext" AS "formDataCiphertext", sub."formDataKeyId" AS "formDataKeyId"
+    FROM "Form" f
+    JOIN "Account" a ON a."id" = f."accountId"
+    LEFT JOIN "Submission" sub ON sub."id" = ${submissionId}::int AND sub."formId" = f."id"
+    WHERE f."id" = ${formId} AND f."accountId" = ${accountId}`;
+}
+
+/** A uuid derived from the event and what the job is for: the same on a re-run, which pg-boss then skips. */
+function derivedJobId(eventId: string, purpose: string): string {
+  const hex = createHash('sha256').update(`${eventId}:${purpose}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function emailsOf(targets: Targets, phi: PhiCipher): EmailJob[] {
+  const { submissionId } = targets;
+  if (submissionId === null) return [];
+  const emails: EmailJob[] = [];
+  if (confirmationRecipient(targets.fields, readFormData(phi, targets))) emails.push({ kind: 'submission_confirmation', submissionId });
+  if (targets.ownerEmail) emails.push({ kind: 'submission_notification', submissionId });
+  return emails;
+}
+
+export interface FanoutResult {
+  deliveries: number;
+  emails: number;
+}
+
+export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise<FanoutResult> {
+  const { payload } = job;
+  return deps.db.transaction(async (tx) => {
+    const [targets] = await tx.sql<Targets>(targetsSql(job));
+    // The form is gone (its account was deleted): nobody is left to tell.
+    if (!targets) return { deliveries: 0, emails: 0 };
+    const subscriptionIds: (number | null)[] = targets.subscriptionIds.map(Number);
+    if (targets.hasWebhookUrl) subscriptionIds.push(null);
+    const deliveries = subscriptionIds.length
+      ? await tx.sql<{ id: number }>(Prisma.sql`
+          INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventType", "payload", "nextAttemptAt", "updatedAt")
+          SELECT ${job.accountId}, target."subscriptionId", ${job.formId}, target."messageId", ${payload.type}, ${JSON.stringify(payload)}::jsonb, now(), now()
+          FROM unnest(${subscriptionIds}::integer[], ${subscriptionIds.map((id) => messageIdFor(payload.id, id))}::text[]) AS target("subscriptionId", "messageId")
+          ON CONFLICT ("messageId") DO NOTHING
+          RETURNING "id"`)
+      : [];
+    const emails = emailsOf(targets, deps.phi);
+    await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(tx, QUEUE.webhookDelivery, deliveries.map((row) => ({ data: { deliveryId: row.id } })));
+    await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data, id: derivedJobId(payload.id, data.kind) })));
+    return { deliveries: deliveries.length, emails: emails.length };
+  });
+}
+
+export function createEventFanoutHandler(deps: EventFanoutDeps): (job: EventJob) => Promise<void> {
+  return async (job) => {
+    await fanOutEvent(deps, job);
+  };
+}

@@ -1,0 +1,79 @@
+import type { Database } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { EventJob } from '../../domain/webhooks/events.service.js';
+import { QUEUE, type JobQueue } from '../../infra/jobs.js';
+
+/**
+ * The outbox relay: hands recorded events (OutboxEvent rows, written with the change that caused them) to the job
+ * queue as `event.fanout` jobs, a batch per transaction, taking them off the outbox in the same transaction, so
+ * each becomes exactly one job. Relays on several workers share the outbox: a row is locked by one of them
+ * (SKIP LOCKED). Retries and dead letters are then the job queue's, so a failing event never blocks the others.
+ *
+ * Why not a job straight from the request: the outbox row is a plain insert that ingest writes in its one
+ * statement; a job insert needs a transaction around it, which cost ingest as much as everything else it does.
+ */
+
+const RELAY_BATCH = 500;
+
+/** Moves up to `limit` events into jobs; returns how many it moved. */
+export async function relayEvents(db: Database, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {
+  return db.transaction(async (tx) => {
+    const events = await tx.sql<EventJob>(Prisma.sql`
+      DELETE FROM "OutboxEvent"
+      WHERE "id" IN (SELECT "id" FROM "OutboxEvent" ORDER BY "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING "accountId", "formId", "payload"`);
+    await queue.enqueueInTransaction<EventJob>(tx, QUEUE.eventFanout, events.map((data) => ({ data })));
+    return events.length;
+  });
+}
+
+export interface EventRelay {
+  /** Stops polling and waits for a pass under way. */
+  stop(): Promise<void>;
+}
+
+export interface EventRelayOptions {
+  /** How long an empty outbox is left alone: the most an event waits before its fan-out. Default 200 ms. */
+  intervalMs?: number;
+  /** The longest wait between failing passes; the wait doubles from `intervalMs` up to it. Default 30 s. */
+  maxBackoffMs?: number;
+}
+
+/**
+ * Polls the outbox, emptying it batch after batch, then sleeping `intervalMs`. A failing pass (the database down,
+ * say) waits twice as long as the one before, up to `maxBackoffMs`, so an outage costs a few log lines and queries
+ * rather than five a second; the first pass that succeeds goes back to `intervalMs`.
+ */
+export function startEventRelay(db: Database, queue: JobQueue, options: EventRelayOptions = {}): EventRelay {
+  const intervalMs = options.intervalMs ?? 200;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> = Promise.resolve();
+  let waitMs = intervalMs;
+
+  const run = (): void => {
+    pass = (async () => {
+      try {
+        let moved = RELAY_BATCH;
+        while (!stopped && moved === RELAY_BATCH) moved = await relayEvents(db, queue);
+        waitMs = intervalMs;
+      } catch (error) {
+        waitMs = Math.min(waitMs * 2, maxBackoffMs);
+        // Messages only, never event data.
+        const message = error instanceof Error ? error.message : String(error);
+        if (!stopped) console.error(JSON.stringify({ level: 'error', msg: 'event relay', error: message, retryInMs: waitMs }));
+      }
+      if (!stopped) timer = setTimeout(run, waitMs);
+    })();
+  };
+  run();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await pass;
+    },
+  };
+}
