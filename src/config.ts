@@ -20,6 +20,8 @@ export interface Config {
   outboundTestResolve: string | null;
   outboundTestCa: string | null;
   logRequests: boolean;
+  /** Submissions an erasure job examines per transaction (each batch commits with its progress). */
+  erasureBatchSize: number;
 }
 
 export class ConfigError extends Error {}
@@ -32,6 +34,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
   if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^[1-9][0-9]{0,5}$/.test(raw)) throw new ConfigError(`${name} must be a whole number from 1 to 999999, got "${raw}"`);
+  return value;
 }
 
 function decodeSecret(raw: string): Buffer {
@@ -82,5 +92,6 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTestResolve,
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
+    erasureBatchSize: positiveInt(env, 'ERASURE_BATCH_SIZE', 500),
   };
 }

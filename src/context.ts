@@ -8,6 +8,7 @@ import type { KeyHasher } from './infra/secrets.js';
 import type { LimitField } from './schema/field-rate-limit.js';
 import type { OutboundFetcher } from './infra/outbound-fetch.js';
 import type { PhiCipher } from './infra/phi-crypto.js';
+import type { JobQueue } from './infra/jobs.js';
 import { createLoaders, type Loaders } from './schema/loaders.js';
 
 /** Process-wide collaborators, built once at start (src/main.ts) or per test. */
@@ -19,6 +20,8 @@ export interface AppDeps {
   rateLimits: RateLimitStore;
   /** The one way out to customers' URLs (SSRF rules). */
   fetcher: OutboundFetcher;
+  /** The job queue, for the rare request that starts a job in its transaction (an erasure request). */
+  queue: JobQueue;
 }
 
 export interface ApiKeyViewer {

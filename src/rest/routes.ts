@@ -1,5 +1,6 @@
 import type { Route } from './route.js';
 import { calendarRoutes } from './routes/calendars.routes.js';
+import { erasureRoutes } from './routes/erasure.routes.js';
 import { formRoutes } from './routes/forms.routes.js';
 import { shopRoutes } from './routes/shop.routes.js';
 import { siteCatalogRoutes } from './routes/site-catalog.routes.js';
@@ -8,4 +9,4 @@ import { submissionRoutes } from './routes/submissions.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes];
+export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...erasureRoutes];

@@ -9,5 +9,6 @@ import './calendar.js';
 import './shop.js';
 import './site-catalog.js';
 import './webhook.js';
+import './erasure.js';
 
 export const toSchema = () => builder.toSchema({ sortSchema: true });

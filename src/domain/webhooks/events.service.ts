@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Prisma } from '../../generated/prisma/client.js';
 
-export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
-export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'form.created', 'form.updated', 'form.archived'];
+export type EventType = 'submission.created' | 'submission.deleted' | 'form.created' | 'form.updated' | 'form.archived';
+export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'submission.deleted', 'form.created', 'form.updated', 'form.archived'];
 
 export interface DomainEvent {
   type: EventType;
@@ -44,7 +44,7 @@ export interface EmailJob {
   submissionId: number;
 }
 
-const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+export const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
 
 /**
  * The `webhook-id` of one delivery, kept across its retries. Derived from its event and target, so that a
