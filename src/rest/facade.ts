@@ -8,6 +8,7 @@ import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import type { Route, RouteInput } from './route.js';
 import { parseCanonicalId } from './routes/params.js';
+import { streamedResponse } from './streamed-body.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
@@ -66,7 +67,7 @@ export interface RestFacade {
 export function createRestFacade(operations: OperationStore, routes: Route[]): RestFacade {
   const compiled = routes.map(compile);
   for (const route of routes) {
-    if (!operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+    if (route.operation !== undefined && !operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
   }
 
   async function limit(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
@@ -122,6 +123,9 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
         body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
+      // --- streamed routes (exports): same gate above, their own lookup and body (src/rest/streamed-body.ts) ---
+      if (route.stream) return streamedResponse(await route.stream(input, context), headers, context);
+      // ---
       const data = await runOperation(operations, route.operation, context, route.variables(input));
       const result = route.respond(data, input);
       return jsonResponse(result.status, result.body, { ...headers, ...result.headers });

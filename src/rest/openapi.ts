@@ -31,14 +31,15 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const errorStatuses = route.auth === 'apiKey' ? [400, 401, 402, 403, 404, 429, 500] : [401, 404, 429, 500];
-    const success: JsonSchema = route.success.schema
-      ? { description: 'Success', content: { 'application/json': { schema: toJsonSchema(route.success.schema, 'output') } } }
+    const media = route.success.media ?? (route.success.schema ? { 'application/json': route.success.schema } : null);
+    const success: JsonSchema = media
+      ? { description: 'Success', content: Object.fromEntries(Object.entries(media).map(([type, schema]) => [type, { schema: toJsonSchema(schema, 'output') }])) }
       : { description: 'No content' };
     if (route.success.headers?.length) {
       success.headers = Object.fromEntries(route.success.headers.map((name) => [name, { schema: { type: 'string' } }]));
     }
     const operation: JsonSchema = {
-      operationId: route.operation,
+      operationId: route.operation ?? route.operationId,
       summary: route.summary,
       tags: [route.tag],
       security: [route.auth === 'apiKey' ? { apiKey: [] } : { siteKey: [] }],

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RequestContext } from '../context.js';
 import type { Scope } from '../scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -24,8 +25,19 @@ export interface BodyValidator {
   parse(value: unknown): unknown;
 }
 
-/** One row of the v1 table: everything about a path, so auth, docs and behaviour cannot drift apart. */
-export interface Route {
+/**
+ * A body produced while the client reads it (an export): chunks are pulled one at a time, only as fast as the
+ * client takes them, and the iterator is closed (`return()`) when the client goes away, so a producer releases
+ * what it holds in its `finally`.
+ */
+export interface StreamedBody {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<string>;
+}
+
+/** What every row of the v1 table declares, so auth, docs and behaviour cannot drift apart. */
+interface RouteBase {
   method: HttpMethod;
   /** Relative to /v1, with `{id}` for the one path parameter. */
   path: string;
@@ -46,10 +58,33 @@ export interface Route {
   body?: BodyValidator;
   /** Extra request headers the route reads, for the OpenAPI document. */
   requestHeaders?: string[];
+  /**
+   * Success status and body schema, for the OpenAPI document and the contract tests; `media` lists bodies that
+   * are not JSON (a streamed route's media types).
+   */
+  success: { status: number; schema?: z.ZodType; headers?: string[]; media?: Record<string, z.ZodType> };
+}
+
+/** A route answered by its pinned GraphQL operation: the usual row. */
+export interface OperationRoute extends RouteBase {
   /** The pinned GraphQL operation (src/rest/operations/<name>.graphql). */
   operation: string;
   variables(input: RouteInput): Record<string, unknown>;
   respond(data: Record<string, unknown>, input: RouteInput): RestResult;
-  /** Success status and body schema, for the OpenAPI document and the contract tests. */
-  success: { status: number; schema?: z.ZodType; headers?: string[] };
+  stream?: never;
 }
+
+/**
+ * A route whose body is streamed (it cannot be one GraphQL result): after the same gate (key → plan gate →
+ * budget → scope → input), `stream` does the lookup (throwing AppError before the first byte, like any route)
+ * and returns the body to stream.
+ */
+export interface StreamRoute extends RouteBase {
+  /** The OpenAPI operationId (an operation route uses its operation's name). */
+  operationId: string;
+  stream(input: RouteInput, context: RequestContext): Promise<StreamedBody>;
+  operation?: never;
+}
+
+/** One row of the v1 table. */
+export type Route = OperationRoute | StreamRoute;
