@@ -55,6 +55,12 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
   return { ...page, ...extra };
 }
 
+/** A streamed body that failed after its first byte: the name only, never row data. */
+function logStreamFailure(context: RequestContext, error: unknown): void {
+  const name = error instanceof Error ? error.name : typeof error;
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', requestId: context.requestId, route: context.log.route, msg: 'stream failed', error: { name } })}\n`);
+}
+
 export interface RestFacade {
   routes: Route[];
   handle(request: Request, context: RequestContext): Promise<Response>;
@@ -124,7 +130,7 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
         headers: request.headers,
       };
       // --- streamed routes (exports): same gate above, their own lookup and body (src/rest/streamed-body.ts) ---
-      if (route.stream) return streamedResponse(await route.stream(input, context), headers, context);
+      if (route.stream) return streamedResponse(await route.stream(input, context), headers, (failure) => logStreamFailure(context, failure));
       // ---
       const data = await runOperation(operations, route.operation, context, route.variables(input));
       const result = route.respond(data, input);

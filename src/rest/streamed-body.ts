@@ -1,6 +1,5 @@
 import { Readable, type Writable } from 'node:stream';
 import { Response } from '@whatwg-node/server';
-import type { RequestContext } from '../context.js';
 import type { StreamedBody } from './route.js';
 
 /**
@@ -53,12 +52,8 @@ class ProducerStream extends Readable {
   }
 }
 
-export function streamedResponse(streamed: StreamedBody, rateLimitHeaders: Record<string, string>, context: RequestContext): Response {
-  const iterator = streamed.body[Symbol.asyncIterator]();
-  const onError = (error: unknown): void => {
-    // Names only, never row data.
-    const name = error instanceof Error ? error.name : typeof error;
-    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', requestId: context.requestId, route: context.log.route, msg: 'stream failed', error: { name } })}\n`);
-  };
-  return new Response(new ProducerStream(iterator, onError) as unknown as BodyInit, { status: streamed.status, headers: { ...rateLimitHeaders, ...streamed.headers } });
+/** `onError`: told of a failure after the first byte (the caller logs it with the request id; never row data). */
+export function streamedResponse(streamed: StreamedBody, rateLimitHeaders: Record<string, string>, onError: (error: unknown) => void): Response {
+  const body = new ProducerStream(streamed.body[Symbol.asyncIterator](), onError);
+  return new Response(body as unknown as BodyInit, { status: streamed.status, headers: { ...rateLimitHeaders, ...streamed.headers } });
 }

@@ -167,3 +167,17 @@ describe('GET /v1/forms/{id}/submissions/export', () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(1203);
   });
 });
+
+describe('GET /v1/openapi.json', () => {
+  it('documents the export’s media types and parameters, and the erasure routes', async () => {
+    const doc = (await t.request('GET', '/v1/openapi.json')).body;
+    const exportOp = doc.paths['/forms/{id}/submissions/export'].get;
+    expect(Object.keys(exportOp.responses['200'].content)).toStrictEqual(['application/x-ndjson', 'text/csv; charset=utf-8']);
+    expect(exportOp.responses['200'].headers).toHaveProperty('Content-Disposition');
+    expect(exportOp.parameters.map((p: { name: string }) => p.name)).toStrictEqual(['id', 'format', 'createdFrom', 'createdBefore']);
+    expect(exportOp['x-required-scope']).toBe('read:submissions');
+    expect(doc.paths['/submissions/{id}'].delete.responses).toHaveProperty('204');
+    expect(doc.paths['/erasure-requests'].post.responses['202'].content['application/json'].schema.properties).toHaveProperty('submissionsErased');
+    expect(doc.paths['/erasure-requests/{id}'].get['x-required-scope']).toBe('write:submissions');
+  });
+});
