@@ -43,8 +43,8 @@ export function log(line: Record<string, unknown>): void {
 export function createApp(deps: AppDeps): App {
   const schema = toSchema();
   const operations = loadOperations(schema);
-  const rest = createRestFacade(operations, routes);
-  const openapi = JSON.stringify(buildOpenApi(routes));
+  const rest = createRestFacade(schema, operations, routes);
+  const openapi = JSON.stringify(buildOpenApi(routes, rest.shapes));
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
     redis: deps.rateLimits instanceof RedisRateLimitStore ? deps.rateLimits.client : null,

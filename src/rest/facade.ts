@@ -1,4 +1,6 @@
 import { Response } from '@whatwg-node/server';
+import type { GraphQLSchema } from 'graphql';
+import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
@@ -6,8 +8,9 @@ import { parsePaginationQuery } from '../domain/pagination.js';
 import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
 import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
-import type { Route, RouteInput } from './route.js';
-import { parseCanonicalId } from './routes/params.js';
+import { compileResponseShape, type ResponseShape } from './response-shape.js';
+import type { BodyValidator, ParsedInput, Route } from './route.js';
+import { parseIdText } from '../domain/validation.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
@@ -54,20 +57,35 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
   return { ...page, ...extra };
 }
 
+function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {
+  return validator instanceof z.ZodType ? parseInput(validator, value) : validator.parse(value);
+}
+
 export interface RestFacade {
   routes: Route[];
+  /** Each route's body, read from its operation's selection: what it answers and what OpenAPI documents. */
+  shapes: Map<Route, ResponseShape>;
   handle(request: Request, context: RequestContext): Promise<Response>;
+}
+
+/** Each route's response shape, compiled from its pinned operation against the schema (fails start on a mismatch). */
+export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): Map<Route, ResponseShape> {
+  return new Map(
+    routes.map((route) => {
+      const operation = operations.get(route.operation);
+      if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+      return [route, compileResponseShape(schema, operation.document, route.shape)];
+    }),
+  );
 }
 
 /**
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(operations: OperationStore, routes: Route[]): RestFacade {
+export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): RestFacade {
   const compiled = routes.map(compile);
-  for (const route of routes) {
-    if (!operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-  }
+  const shapes = compileShapes(schema, operations, routes);
 
   async function limit(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
     const result = await context.deps.rateLimits.hit(bucket, budget, HOUR_MS);
@@ -114,17 +132,19 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
       if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
 
       const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parseCanonicalId(decodeURIComponent(rawId));
+      const id = rawId === undefined ? undefined : parseIdText(decodeURIComponent(rawId));
       if (id === null) throw new AppError('invalid_id');
-      const input: RouteInput = {
+      const input: ParsedInput = {
         params: id === undefined ? {} : { id },
         query: parseQuery(route, url),
-        body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
+        body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
       const data = await runOperation(operations, route.operation, context, route.variables(input));
-      const result = route.respond(data, input);
-      return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
+      const shape = shapes.get(route);
+      const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
+      const outcome = route.outcome?.(data, body);
+      return jsonResponse(outcome?.status ?? route.success.status, body, { ...headers, ...outcome?.headers });
     } catch (error) {
       // 401 and 402 come before the rate-limit step, so `headers` is still empty for them.
       if (error instanceof AppError) return errorResponse(error, headers);
@@ -132,5 +152,5 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     }
   }
 
-  return { routes, handle };
+  return { routes, shapes, handle };
 }
