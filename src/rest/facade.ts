@@ -3,9 +3,8 @@ import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
+import { admit } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
 import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
@@ -87,30 +86,6 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
   const compiled = routes.map(compile);
   const shapes = compileShapes(schema, operations, routes);
 
-  async function limit(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
-    const result = await context.deps.rateLimits.hit(bucket, budget, HOUR_MS);
-    if (!result.allowed) throw rateLimitedError(result);
-    return result;
-  }
-
-  /** Steps up to the rate limit; returns the headers every later response carries. */
-  async function admit(route: Route, request: Request, context: RequestContext): Promise<Record<string, string>> {
-    if (route.auth === 'siteKey') {
-      const viewer = await authenticateSiteKey(context.deps, request.headers.get('x-service-site-key'));
-      context.viewer = viewer;
-      context.log.accountId = viewer.accountId;
-      let result = await limit(context, `site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR);
-      if (route.attemptBudget) result = await limit(context, `site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR);
-      return rateLimitHeaders(result);
-    }
-    const viewer = await authenticateApiKey(context.deps, request.headers.get('authorization'));
-    context.viewer = viewer;
-    context.log.accountId = viewer.accountId;
-    context.log.keyId = viewer.keyId;
-    if (route.planGate !== false) assertPlanAllowsApi(viewer);
-    return rateLimitHeaders(await limit(context, `key:${viewer.keyId}`, viewer.rateLimitPerHour));
-  }
-
   async function handle(request: Request, context: RequestContext): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/v1/, '') || '/';
@@ -124,12 +99,8 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     const { route, pattern } = found;
     context.log.route = `${route.method} /v1${route.path}`;
 
-    let headers: Record<string, string> = {};
     try {
-      headers = await admit(route, request, context);
-      // Kept on the context too, so that even a 500 after this step carries the budget headers.
-      context.responseHeaders = headers;
-      if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
+      await admit(route, request.headers, context);
 
       const rawId = pattern.exec(path)?.[1];
       const id = rawId === undefined ? undefined : parseIdText(decodeURIComponent(rawId));
@@ -144,10 +115,10 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       const shape = shapes.get(route);
       const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
       const outcome = route.outcome?.(data, body);
-      return jsonResponse(outcome?.status ?? route.success.status, body, { ...headers, ...outcome?.headers });
+      return jsonResponse(outcome?.status ?? route.success.status, body, { ...context.responseHeaders, ...outcome?.headers });
     } catch (error) {
-      // 401 and 402 come before the rate-limit step, so `headers` is still empty for them.
-      if (error instanceof AppError) return errorResponse(error, headers);
+      // 401 and 402 come before the rate-limit step, so the context has no budget headers for them.
+      if (error instanceof AppError) return errorResponse(error, context.responseHeaders);
       throw error;
     }
   }

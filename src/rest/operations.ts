@@ -84,7 +84,11 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Ope
 }
 
 /**
- * Runs a pinned operation in-process with the same schema, resolvers and context as POST /graphql. Expected
+ * Runs a pinned operation in-process with the same schema, resolvers and context as POST /graphql. Not through
+ * Yoga's envelop pipeline (yoga.getEnveloped): what that pipeline adds for /graphql is the gate (already passed:
+ * src/gate/gate.ts, the same code), parsing/validation (done once at start here) and result masking (REST maps
+ * AppErrors itself); per request it would only add a plugin round-trip on the two benchmarked hot paths (forms
+ * list, ingest). Not yet measured on this branch: the lead's `npm run bench` decides whether to move. Expected
  * failures surface as the AppError a resolver threw; anything else is a bug and becomes a 500.
  */
 export async function runOperation(store: OperationStore, name: OperationName, context: RequestContext, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
