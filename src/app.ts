@@ -20,7 +20,7 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-const GRAPHIQL_QUERY = `# Set the header {"Authorization": "Bearer <your API key>"} below.
+const GRAPHIQL_QUERY = `# Replace svc_live_… in the Headers tab below with your API key (npm start prints the demo's once).
 query Dashboard {
   forms(limit: 10) {
     data { id name submissionCount domain { domain } latestSubmissions(limit: 3) { id createdAt } }
@@ -28,6 +28,8 @@ query Dashboard {
   }
 }
 `;
+
+const GRAPHIQL_HEADERS = '{"Authorization": "Bearer svc_live_…"}';
 
 /** Error details that are safe to log: no query arguments (Prisma prints them), hence no customer data. */
 function describeError(error: unknown): Record<string, unknown> {
@@ -57,7 +59,14 @@ export function createApp(deps: AppDeps): App {
     maskedErrors: true,
     // The self-contained GraphiQL bundle is ~30 MB of heap once loaded: only a browser opening /graphql pays for it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    graphiql: { title: 'widgets-gateway GraphiQL', defaultQuery: GRAPHIQL_QUERY },
+    // A placeholder, never a real key: the page is served without auth, so whatever it embeds is public.
+    graphiql: {
+      title: 'widgets-gateway GraphiQL',
+      defaultQuery: GRAPHIQL_QUERY,
+      headers: GRAPHIQL_HEADERS,
+      defaultHeaders: GRAPHIQL_HEADERS,
+      defaultEditorToolsVisibility: 'headers',
+    },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
     // Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
     plugins: [useGraphQlJit(), useResponseHeaders()],
