@@ -29,6 +29,9 @@ export interface ShutdownOptions {
   log(line: Record<string, unknown>): void;
 }
 
+/** The least a closing step gets after the deadline (closing sockets and pools takes a moment even when idle). */
+const CLOSE_GRACE_MS = 1_000;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs the plan; resolves with the exit code: 0 when everything finished in time, 1 when something was cut. */
@@ -49,7 +52,11 @@ export async function runShutdown(plan: ShutdownPlan, options: ShutdownOptions):
   }
   for (const step of plan.close) {
     try {
-      cut += (await step.run(msLeft())) ?? 0;
+      // Bounded too: closing a pool waits for its queries, and one may still be blocked after the deadline.
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<number>((resolve) => (timer = setTimeout(() => resolve(1), Math.max(msLeft(), CLOSE_GRACE_MS))));
+      cut += (await Promise.race([step.run(msLeft()).then((n) => n ?? 0), limit])) ?? 0;
+      clearTimeout(timer);
     } catch (error) {
       cut += 1;
       options.log({ level: 'error', msg: 'shutdown step failed', step: step.name, error: error instanceof Error ? error.message : String(error) });

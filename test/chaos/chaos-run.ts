@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { startHttpsServer } from '../support/https-server.js';
 import { Cluster } from './cluster.js';
 import { runIngestLoad, type LoadResult } from './load.js';
@@ -18,6 +19,8 @@ export interface ChaosOptions {
   /** How long new submissions are started. */
   loadMs: number;
   concurrency?: number;
+  /** New submissions per second, at most (default 12). */
+  perSecond?: number;
   /** The bound on waiting for the last deliveries after the load. */
   deliveryWaitMs?: number;
   /** See ClusterOptions.fastRecoverySeconds; 0 keeps production's job expiry (allow minutes for deliveries). */
@@ -52,6 +55,10 @@ export interface ChaosReport {
     retriedWebhookIds: number;
   };
   budget: { limit: number; sent: number; served: number; refused: number; other: number };
+  /** Where undelivered events stand (outbox, job states, delivery states), read from the database at the end. */
+  pipeline: Record<string, number>;
+  /** The last lines each process wrote, kept only when something is undelivered (for the failure message). */
+  processTails?: Record<string, string>;
   kills: { what: string; at: number; restartedAt: number }[];
   durationMs: number;
 }
@@ -135,19 +142,35 @@ function webhookStats(receiver: WebhookReceiver): ChaosReport['deliveries'] {
   };
 }
 
+async function pipelineState(databaseUrl: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ what: string; n: number }>(`
+      SELECT 'outbox' AS what, count(*)::int AS n FROM "OutboxEvent"
+      UNION ALL SELECT 'delivery.' || status, count(*)::int FROM "WebhookDelivery" GROUP BY status
+      UNION ALL SELECT 'job.' || name || '.' || state, count(*)::int FROM pgboss.job WHERE name NOT LIKE '%.dead' GROUP BY name, state
+      UNION ALL SELECT 'session.' || coalesce(state, '?') || '.' || coalesce(wait_event_type, '-') || '.' || left(regexp_replace(query, '\s+', ' ', 'g'), 80), count(*)::int
+        FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1`);
+    return Object.fromEntries(rows.map((row) => [row.what, row.n]));
+  } finally {
+    await client.end();
+  }
+}
+
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const server = await startHttpsServer({ hostnames: ['receiver.test'] });
   const cluster = new Cluster(
-    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, receiver: server, fastRecoverySeconds: options.fastRecoverySeconds ?? 8 },
+    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, receiver: server, fastRecoverySeconds: options.fastRecoverySeconds ?? 15 },
     { retryAnyNetworkError: true, maxAttempts: 200 },
   );
   const receiver = receiveWebhooks(server, () => cluster.requireSeeded().subscriptions);
   const kills: ChaosReport['kills'] = [];
   try {
     await cluster.start();
-    log(`cluster up after ${Date.now() - started} ms: ${cluster.replicas.map((r) => r.baseUrl).join(', ')}`);
+    log(`cluster up after ${Date.now() - started} ms: ${cluster.replicas.map((r) => r.baseUrl).join(", ")}, receiver on ${server.port}`);
     const seeded = cluster.requireSeeded();
     const loadStarted = Date.now();
     const stopAt = loadStarted + options.loadMs;
@@ -156,11 +179,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       apiKey: seeded.loadKey,
       formId: seeded.formId,
       runId: `chaos-${randomBytes(4).toString('hex')}`,
-      concurrency: options.concurrency ?? 6,
+      concurrency: options.concurrency ?? 4,
       stopAt,
       // A key whose first request died between its claim and its insert stays 409 for 60 s: not worth waiting for.
       giveUpAt: stopAt + 5_000,
       raceEvery: 10,
+      perSecond: options.perSecond ?? 12,
     });
 
     const chaos = (async () => {
@@ -214,6 +238,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       deliveries: webhookStats(receiver),
       budget,
       kills,
+      pipeline: await pipelineState(options.databaseUrl),
+      ...(undeliveredPairs(stored, receiver) > 0 ? { processTails: cluster.tails() } : {}),
       durationMs: Date.now() - started,
     };
   } finally {

@@ -18,7 +18,8 @@ import { killAll, killHard, runCli, startProcess, type Role, type ServiceProcess
 export interface ClusterOptions {
   /** This run's own database (already created; migrated by the seeding CLI run when it is not). */
   databaseUrl: string;
-  redisUrl: string;
+  /** Without it, every gateway counts budgets in-process (enough where budgets are not the point). */
+  redisUrl?: string;
   receiver: TestHttpsServer;
   gateways?: number;
   workers?: number;
@@ -71,7 +72,7 @@ export class Cluster {
     const { receiver } = this.options;
     return {
       DATABASE_URL: this.options.databaseUrl,
-      REDIS_URL: this.options.redisUrl,
+      REDIS_URL: this.options.redisUrl ?? '',
       SECRET_KEY: this.secretKey,
       DATA_DIR: this.dataDir,
       NODE_ENV: 'test',
@@ -227,6 +228,11 @@ export class Cluster {
     for (const name of ['event.fanout', 'webhook.deliver', 'email.send']) {
       await supervisor.updateQueue(name, { expireInSeconds: seconds, retryDelay: 1 });
     }
+  }
+
+  /** The last output lines of every process started, for failure messages. */
+  tails(lines = 15): Record<string, string> {
+    return Object.fromEntries([...this.everyProcess].map((p, i) => [`${p.name}#${i}${p.running ? '' : ' (ended)'}`, p.output().split('\n').slice(-lines).join('\n')]));
   }
 
   async stop(): Promise<void> {

@@ -40,6 +40,8 @@ export interface LoadOptions {
   giveUpAt: number;
   /** One submission in `raceEvery` is sent to both replicas at once. */
   raceEvery: number;
+  /** New submissions per second over all lanes, at most: the run's size stays the same on a fast or a busy machine. */
+  perSecond: number;
 }
 
 export async function runIngestLoad(options: LoadOptions): Promise<LoadResult> {
@@ -90,11 +92,14 @@ export async function runIngestLoad(options: LoadOptions): Promise<LoadResult> {
   };
 
   const lane = async (): Promise<void> => {
+    const spacingMs = (1000 * options.concurrency) / options.perSecond;
     while (Date.now() < options.stopAt) {
+      const laneStarted = Date.now();
       const n = sequence++;
       const entry: Attempted = { key: `${options.runId}-${n}`, acknowledgedIds: new Set(), statuses: [], raced: n % options.raceEvery === 0 };
       attempted.set(entry.key, entry);
       await submit(entry);
+      await sleep(Math.max(0, laneStarted + spacingMs - Date.now()));
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));
