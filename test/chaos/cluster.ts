@@ -32,6 +32,8 @@ export interface ClusterOptions {
    * the jobs a killed worker held come back within the test's bound (production: 60 s expiry, 30 s passes).
    */
   fastRecoverySeconds?: number;
+  /** Subscribe the receiver at start (default true); otherwise call `subscribe()` when deliveries should begin. */
+  subscribeAtStart?: boolean;
 }
 
 export interface Seeded {
@@ -98,7 +100,7 @@ export class Cluster {
     if (this.options.fastRecoverySeconds) await this.startSupervisor(this.options.fastRecoverySeconds);
     this.balancer.startProbing();
     await this.waitReady();
-    await this.subscribe();
+    if (this.options.subscribeAtStart ?? true) await this.subscribe();
   }
 
   private async seed(): Promise<Seeded> {
@@ -139,7 +141,8 @@ export class Cluster {
     return { accountId: account.id, formId: form.id, loadKey: load.key, budgetKey: budget.key, budgetKeyId: budget.id, budgetPerHour, subscriptions: new Map() };
   }
 
-  private async subscribe(): Promise<void> {
+  /** POST /v1/webhooks for each receiver path; events recorded from now on are delivered there. */
+  async subscribe(): Promise<void> {
     const seeded = this.requireSeeded();
     for (const path of SUBSCRIPTION_PATHS) {
       const body = { url: `https://receiver.test${path}`, event: 'submission.created', ...(path === '/hooks/form' ? { formId: seeded.formId } : {}) };
