@@ -142,7 +142,8 @@ function webhookStats(receiver: WebhookReceiver): ChaosReport['deliveries'] {
   };
 }
 
-async function pipelineState(databaseUrl: string): Promise<Record<string, number>> {
+/** `sessions`: also what every database session of the run is doing (to tell a stuck worker from a slow one). */
+async function pipelineState(databaseUrl: string, sessions: boolean): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -152,7 +153,7 @@ async function pipelineState(databaseUrl: string): Promise<Record<string, number
       UNION ALL SELECT 'job.' || name || '.' || state, count(*)::int FROM pgboss.job WHERE name NOT LIKE '%.dead' GROUP BY name, state
       UNION ALL SELECT 'session.' || coalesce(state, '?') || '.' || coalesce(wait_event_type, '-') || '.' || left(regexp_replace(query, '\s+', ' ', 'g'), 80), count(*)::int
         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1`);
-    return Object.fromEntries(rows.map((row) => [row.what, row.n]));
+    return Object.fromEntries(rows.filter((row) => sessions || !row.what.startsWith('session.')).map((row) => [row.what, row.n]));
   } finally {
     await client.end();
   }
@@ -238,7 +239,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       deliveries: webhookStats(receiver),
       budget,
       kills,
-      pipeline: await pipelineState(options.databaseUrl),
+      pipeline: await pipelineState(options.databaseUrl, undeliveredPairs(stored, receiver) > 0),
       ...(undeliveredPairs(stored, receiver) > 0 ? { processTails: cluster.tails() } : {}),
       durationMs: Date.now() - started,
     };
