@@ -151,7 +151,7 @@ async function pipelineState(databaseUrl: string, sessions: boolean): Promise<Re
       SELECT 'outbox' AS what, count(*)::int AS n FROM "OutboxEvent"
       UNION ALL SELECT 'delivery.' || status, count(*)::int FROM "WebhookDelivery" GROUP BY status
       UNION ALL SELECT 'job.' || name || '.' || state, count(*)::int FROM pgboss.job WHERE name NOT LIKE '%.dead' GROUP BY name, state
-      UNION ALL SELECT 'session.' || coalesce(state, '?') || '.' || coalesce(wait_event_type, '-') || '.' || left(regexp_replace(query, '\s+', ' ', 'g'), 80), count(*)::int
+      UNION ALL SELECT 'session.' || coalesce(state, '?') || '.' || coalesce(wait_event_type, '-') || '.' || left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 80), count(*)::int
         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1`);
     return Object.fromEntries(rows.filter((row) => sessions || !row.what.startsWith('session.')).map((row) => [row.what, row.n]));
   } finally {
