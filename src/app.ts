@@ -12,6 +12,7 @@ import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
 import { routes } from './rest/routes.js';
 import { toSchema } from './schema/index.js';
+import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 
 export interface App {
@@ -42,7 +43,8 @@ export function log(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 }
 
-export function createApp(deps: AppDeps): App {
+/** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
+export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   const schema = toSchema();
   const operations = loadOperations(schema);
   const rest = createRestFacade(schema, operations, routes);
@@ -76,6 +78,7 @@ export function createApp(deps: AppDeps): App {
     const { pathname } = new URL(request.url);
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
     if (pathname === '/readyz') {
+      if (options.readiness?.draining) return jsonResponse(503, { status: 'draining' });
       try {
         await deps.db.sql(Prisma.sql`SELECT 1`);
         return jsonResponse(200, { status: 'ready' });
