@@ -10,6 +10,7 @@ import { RedisRateLimitStore } from './infra/rate-limit.js';
 import { errorResponse, jsonResponse, createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
+import { referenceResponse } from './rest/reference-page.js';
 import { routes } from './rest/routes.js';
 import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
@@ -93,6 +94,11 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     if (pathname === '/v1/openapi.json' && request.method === 'GET') {
       context.log.route = 'GET /v1/openapi.json';
       return new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    }
+    if ((pathname === '/docs' || pathname.startsWith('/docs/')) && request.method === 'GET') {
+      context.log.route = `GET ${pathname}`;
+      const page = await referenceResponse(pathname);
+      if (page) return page;
     }
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest.handle(request, context);
     return errorResponse(new AppError('not_found'));

@@ -63,7 +63,7 @@ export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>)
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Embeddable Widgets Service API', version: '1.0.0' },
+    info: { title: 'Embeddable Widgets Service API', version: '1.0.0', license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: '/v1' }],
     paths,
     components: {
