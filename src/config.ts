@@ -22,6 +22,10 @@ export interface Config {
   logRequests: boolean;
   /** Submissions an erasure job examines per transaction (each batch commits with its progress). */
   erasureBatchSize: number;
+  /** SIGTERM: how long /readyz answers 503 while new connections are still served, before the listener closes. */
+  shutdownDelayMs: number;
+  /** The bound on finishing in-flight requests and jobs once the listener closed; what is left is then cut. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +45,14 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!/^[1-9][0-9]{0,5}$/.test(raw)) throw new ConfigError(`${name} must be a whole number from 1 to 999999, got "${raw}"`);
+  return value;
+}
+
+function milliseconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 3_600_000) throw new ConfigError(`${name} must be a whole number of milliseconds, got "${raw}"`);
   return value;
 }
 
@@ -93,5 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
     erasureBatchSize: positiveInt(env, 'ERASURE_BATCH_SIZE', 500),
+    shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
+    shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };
 }

@@ -1,24 +1,27 @@
 import { Response } from '@whatwg-node/server';
+import type { GraphQLSchema } from 'graphql';
+import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
+import { admit } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
 import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
-import type { Route, RouteInput } from './route.js';
-import { parseCanonicalId } from './routes/params.js';
+import { v1Presenters } from './present.js';
+import { compileResponseShape, type ResponseShape } from './response-shape.js';
+import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
+import { parseIdText } from '../domain/validation.js';
 import { streamedResponse } from './streamed-body.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
 
 interface CompiledRoute {
-  route: Route;
+  route: TableRoute;
   pattern: RegExp;
 }
 
-function compile(route: Route): CompiledRoute {
+function compile(route: TableRoute): CompiledRoute {
   const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('\\{id\\}', '([^/]+)').replace('{id}', '([^/]+)');
   return { route, pattern: new RegExp(`^${source}$`) };
 }
@@ -47,7 +50,7 @@ async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
-function parseQuery(route: Route, url: URL): Record<string, unknown> {
+function parseQuery(route: TableRoute, url: URL): Record<string, unknown> {
   const raw = Object.fromEntries(url.searchParams);
   const page = route.paginated ? parsePaginationQuery(raw.page, raw.limit) : {};
   const { page: _page, limit: _limit, ...rest } = raw;
@@ -61,44 +64,44 @@ function logStreamFailure(context: RequestContext, error: unknown): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', requestId: context.requestId, route: context.log.route, msg: 'stream failed', error: { name } })}\n`);
 }
 
+function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {
+  return validator instanceof z.ZodType ? parseInput(validator, value) : validator.parse(value);
+}
+
 export interface RestFacade {
-  routes: Route[];
+  routes: TableRoute[];
+  /** Each route's body, read from its operation's selection: what it answers and what OpenAPI documents. */
+  shapes: Map<Route, ResponseShape>;
   handle(request: Request, context: RequestContext): Promise<Response>;
+}
+
+/**
+ * Each operation row's response shape, compiled from its pinned operation against the schema (fails start on a
+ * mismatch). A streamed row has none; the operations its NDJSON lines are the bodies of must exist.
+ */
+export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): Map<Route, ResponseShape> {
+  const shapes = new Map<Route, ResponseShape>();
+  for (const route of routes) {
+    if (isStreamRoute(route)) {
+      for (const media of Object.values(route.success.media)) {
+        if ('linesOf' in media && !operations.has(media.linesOf)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${media.linesOf}`);
+      }
+      continue;
+    }
+    const operation = operations.get(route.operation);
+    if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+    shapes.set(route, compileResponseShape(schema, operation.document, route.shape));
+  }
+  return shapes;
 }
 
 /**
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(operations: OperationStore, routes: Route[]): RestFacade {
+export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): RestFacade {
   const compiled = routes.map(compile);
-  for (const route of routes) {
-    if (route.operation !== undefined && !operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-  }
-
-  async function limit(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
-    const result = await context.deps.rateLimits.hit(bucket, budget, HOUR_MS);
-    if (!result.allowed) throw rateLimitedError(result);
-    return result;
-  }
-
-  /** Steps up to the rate limit; returns the headers every later response carries. */
-  async function admit(route: Route, request: Request, context: RequestContext): Promise<Record<string, string>> {
-    if (route.auth === 'siteKey') {
-      const viewer = await authenticateSiteKey(context.deps, request.headers.get('x-service-site-key'));
-      context.viewer = viewer;
-      context.log.accountId = viewer.accountId;
-      let result = await limit(context, `site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR);
-      if (route.attemptBudget) result = await limit(context, `site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR);
-      return rateLimitHeaders(result);
-    }
-    const viewer = await authenticateApiKey(context.deps, request.headers.get('authorization'));
-    context.viewer = viewer;
-    context.log.accountId = viewer.accountId;
-    context.log.keyId = viewer.keyId;
-    if (route.planGate !== false) assertPlanAllowsApi(viewer);
-    return rateLimitHeaders(await limit(context, `key:${viewer.keyId}`, viewer.rateLimitPerHour));
-  }
+  const shapes = compileShapes(schema, operations, routes);
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
     const url = new URL(request.url);
@@ -113,34 +116,34 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     const { route, pattern } = found;
     context.log.route = `${route.method} /v1${route.path}`;
 
-    let headers: Record<string, string> = {};
     try {
-      headers = await admit(route, request, context);
-      // Kept on the context too, so that even a 500 after this step carries the budget headers.
-      context.responseHeaders = headers;
-      if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
+      await admit(route, request.headers, context);
 
       const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parseCanonicalId(decodeURIComponent(rawId));
+      const id = rawId === undefined ? undefined : parseIdText(decodeURIComponent(rawId));
       if (id === null) throw new AppError('invalid_id');
-      const input: RouteInput = {
+      const input: ParsedInput = {
         params: id === undefined ? {} : { id },
         query: parseQuery(route, url),
-        body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
+        body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
-      // --- streamed routes (exports): same gate above, their own lookup and body (src/rest/streamed-body.ts) ---
-      if (route.stream) return streamedResponse(await route.stream(input, context), headers, (failure) => logStreamFailure(context, failure));
-      // ---
+      // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
+      if (isStreamRoute(route)) {
+        const streamed = await route.stream(input, context, { present: v1Presenters(schema, context) });
+        return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure));
+      }
       const data = await runOperation(operations, route.operation, context, route.variables(input));
-      const result = route.respond(data, input);
-      return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
+      const shape = shapes.get(route);
+      const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
+      const outcome = route.outcome?.(data, body);
+      return jsonResponse(outcome?.status ?? route.success.status, body, { ...context.responseHeaders, ...outcome?.headers });
     } catch (error) {
-      // 401 and 402 come before the rate-limit step, so `headers` is still empty for them.
-      if (error instanceof AppError) return errorResponse(error, headers);
+      // 401 and 402 come before the rate-limit step, so the context has no budget headers for them.
+      if (error instanceof AppError) return errorResponse(error, context.responseHeaders);
       throw error;
     }
   }
 
-  return { routes, handle };
+  return { routes, shapes, handle };
 }

@@ -1,18 +1,24 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors.js';
-import type { Route } from './route.js';
-import { errorSchema } from './schemas.js';
+import type { ResponseShape, JsonSchema } from './response-shape.js';
+import { isStreamRoute, type Route, type TableRoute } from './route.js';
 
-type JsonSchema = Record<string, unknown>;
-
-const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+const toJsonSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
 
 const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
-function parameters(route: Route): JsonSchema[] {
+/** The v1 error envelope: `error`, `code` and the context fields of that code. */
+const errorSchema: JsonSchema = {
+  type: 'object',
+  properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } },
+  required: ['error', 'code'],
+  additionalProperties: {},
+};
+
+function parameters(route: TableRoute): JsonSchema[] {
   const list: JsonSchema[] = [];
   if (route.path.includes('{id}')) list.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
   if (route.paginated) {
@@ -20,34 +26,58 @@ function parameters(route: Route): JsonSchema[] {
     list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'values above 100 are clamped to 100' });
   }
   for (const [name, schema] of Object.entries(route.query?.shape ?? {})) {
-    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType, 'input') });
+    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType) });
   }
   for (const name of route.requestHeaders ?? []) list.push({ name, in: 'header', required: false, schema: { type: 'string', maxLength: 256 } });
   return list;
 }
 
-/** OpenAPI 3.1 of every v1 route, generated from the route table and the schemas that validate requests. */
-export function buildOpenApi(routes: Route[]): JsonSchema {
+/**
+ * The success response: an operation row's body from its shape; a streamed row's media types, each either text
+ * described by its zod schema (CSV) or lines each the body of the operation row named (NDJSON of GET's bodies).
+ */
+function successResponse(route: TableRoute, shapes: Map<Route, ResponseShape>): JsonSchema {
+  if (!isStreamRoute(route)) {
+    const body = shapes.get(route)?.schema;
+    return body ? { description: 'Success', content: { 'application/json': { schema: body } } } : { description: 'No content' };
+  }
+  const content = Object.fromEntries(
+    Object.entries(route.success.media).map(([type, media]) => {
+      let schema: JsonSchema;
+      if ('linesOf' in media) {
+        const line = [...shapes].find(([row]) => row.operation === media.linesOf)?.[1].schema;
+        if (!line) throw new Error(`${route.method} ${route.path}: no route answers ${media.linesOf}`);
+        schema = line;
+      } else {
+        schema = toJsonSchema(media.schema);
+      }
+      return [type, { schema: media.description ? { ...schema, description: media.description } : schema }];
+    }),
+  );
+  return { description: 'Success', content };
+}
+
+/**
+ * OpenAPI 3.1 of every v1 route, generated from the route table: request parts from the schemas that validate
+ * them, response bodies from each route's pinned operation (its ResponseShape), so nothing here is written twice.
+ */
+export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseShape>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const errorStatuses = route.auth === 'apiKey' ? [400, 401, 402, 403, 404, 429, 500] : [401, 404, 429, 500];
-    const media = route.success.media ?? (route.success.schema ? { 'application/json': route.success.schema } : null);
-    const success: JsonSchema = media
-      ? { description: 'Success', content: Object.fromEntries(Object.entries(media).map(([type, schema]) => [type, { schema: toJsonSchema(schema, 'output') }])) }
-      : { description: 'No content' };
+    const success = successResponse(route, shapes);
     if (route.success.headers?.length) {
       success.headers = Object.fromEntries(route.success.headers.map((name) => [name, { schema: { type: 'string' } }]));
     }
+    const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
-      operationId: route.operation ?? route.operationId,
+      operationId: isStreamRoute(route) ? route.operationId : route.operation,
       summary: route.summary,
       tags: [route.tag],
       security: [route.auth === 'apiKey' ? { apiKey: [] } : { siteKey: [] }],
       ...(route.scope && { 'x-required-scope': route.scope }),
       parameters: parameters(route),
-      ...(route.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body.schema, 'input') } } },
-      }),
+      ...(requestBody && { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(requestBody) } } } }),
       responses: {
         [String(route.success.status)]: success,
         ...Object.fromEntries(errorStatuses.map((status) => [String(status), errorResponse])),
@@ -57,7 +87,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Embeddable Widgets Service API', version: '1.0.0' },
+    info: { title: 'Embeddable Widgets Service API', version: '1.0.0', license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: '/v1' }],
     paths,
     components: {
@@ -65,9 +95,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_ API key' },
         siteKey: { type: 'apiKey', in: 'header', name: 'X-Service-Site-Key' },
       },
-      schemas: {
-        Error: { ...toJsonSchema(errorSchema, 'output'), properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } } },
-      },
+      schemas: { Error: errorSchema },
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Route } from './route.js';
+import type { TableRoute } from './route.js';
 import { calendarRoutes } from './routes/calendars.routes.js';
 import { erasureRoutes } from './routes/erasure.routes.js';
 import { exportRoutes } from './routes/export.routes.js';
@@ -10,4 +10,4 @@ import { submissionRoutes } from './routes/submissions.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...erasureRoutes, ...exportRoutes];
+export const routes: TableRoute[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...erasureRoutes, ...exportRoutes];

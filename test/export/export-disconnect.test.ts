@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { closeServer, createHttpServer } from '../../src/server.js';
+import { createHttpServer } from '../../src/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { closeHttpServer } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
 import { waitFor } from '../webhooks/support.js';
 
@@ -37,8 +38,7 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await closeServer(server);
+  await closeHttpServer(server);
   await t.close();
 });
 

@@ -6,7 +6,8 @@ import type { CreatedRange } from '../created-range.js';
 import { isPlainObject } from '../validation.js';
 import { recordAuditBatch } from './audit.service.js';
 import { csvHeader, csvRow, exportColumns, type ExportColumns } from './export-csv.js';
-import { readFormData, submissionColumns, toSubmissionV1, type Reader } from './submissions.service.js';
+import type { Present } from '../webhooks/events.service.js';
+import { readFormData, submissionColumns, type Reader } from './submissions.service.js';
 
 /**
  * `GET /forms/{id}/submissions/export` (decisions §6.4): a form's submissions, oldest first (createdAt, id), read
@@ -92,10 +93,13 @@ async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
   if (chunk) yield chunk;
 }
 
-/** One v1 Submission per line, the same bytes as `GET /submissions/{id}` answers. */
-async function* ndjsonLines(db: Database, phi: PhiCipher, query: ExportQuery): AsyncGenerator<string> {
+/**
+ * One v1 Submission per line, the same bytes as `GET /submissions/{id}` answers: `present` runs that route's
+ * fragment on the row (src/rest/present.ts), decrypting a PHI form's data as the field's resolver does.
+ */
+async function* ndjsonLines(db: Database, present: Present<Submission>, query: ExportQuery): AsyncGenerator<string> {
   for await (const rows of batches(db, query, null)) {
-    for (const row of rows) yield `${JSON.stringify(toSubmissionV1(row, readFormData(phi, row)))}\n`;
+    for (const row of rows) yield `${JSON.stringify(await present(row))}\n`;
   }
 }
 
@@ -135,6 +139,8 @@ async function* csvLines(db: Database, phi: PhiCipher, query: ExportQuery): Asyn
 export interface ExportRequest {
   format: ExportFormat;
   range: CreatedRange;
+  /** The submission as GET shows it (an NDJSON line). */
+  present: Present<Submission>;
 }
 
 /**
@@ -152,5 +158,5 @@ export async function exportFormSubmissions(
     await recordAuditBatch(deps.db.prisma, [{ ...reader, action: 'submissions.exported', resource: 'form', resourceId: form.id, formId: form.id }]);
   }
   const query: ExportQuery = { form, accountId: reader.accountId, range: request.range };
-  return chunked(request.format === 'csv' ? csvLines(deps.db, deps.phi, query) : ndjsonLines(deps.db, deps.phi, query));
+  return chunked(request.format === 'csv' ? csvLines(deps.db, deps.phi, query) : ndjsonLines(deps.db, request.present, query));
 }
