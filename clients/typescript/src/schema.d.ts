@@ -334,6 +334,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -361,67 +367,102 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_pagination" | "validation_failed";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -457,6 +498,12 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -484,67 +531,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_json`, `validation_failed`, `domain_required`, `invalid_domain` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "validation_failed" | "domain_required" | "invalid_domain";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated`, `plan_limit_reached` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated" | "plan_limit_reached";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
-            404: {
+            /** @description Error: `payload_too_large` */
+            413: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -563,6 +663,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -589,67 +695,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -668,71 +827,130 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -768,6 +986,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -794,67 +1018,138 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id`, `invalid_json`, `validation_failed`, `forbidden_field` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_json" | "validation_failed" | "forbidden_field";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated`, `plan_limit_reached` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated" | "plan_limit_reached";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -877,6 +1172,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -898,67 +1199,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id`, `invalid_pagination` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_pagination";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -983,9 +1337,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
+            /** @description Success (see the summary) */
+            200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
@@ -1000,67 +1360,199 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
-            400: {
+            /** @description Success */
+            201: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        id: number;
+                        formId: number;
+                        formData: Record<string, unknown>;
+                        sourceDomain: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id`, `invalid_json`, `validation_failed`, `too_many_fields`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_json" | "validation_failed" | "too_many_fields" | "invalid_idempotency_key";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `form_archived`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "form_archived" | "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Error: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1079,6 +1571,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1092,67 +1590,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1169,6 +1720,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1201,40 +1758,72 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `missing_site_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "missing_site_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `site_not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "site_not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1251,6 +1840,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1265,40 +1860,90 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `missing_site_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "missing_site_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `site_not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "site_not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `wp_plugin_fetch_failed` */
+            422: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "wp_plugin_fetch_failed";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1320,6 +1965,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1346,67 +1997,102 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_pagination" | "validation_failed";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1425,6 +2111,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1445,67 +2137,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1528,6 +2273,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1556,67 +2307,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id`, `invalid_pagination` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_pagination";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1635,6 +2439,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,67 +2465,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1737,6 +2600,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1772,67 +2641,102 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_pagination" | "validation_failed";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1851,6 +2755,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1880,67 +2790,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -1963,6 +2926,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1995,67 +2964,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id`, `invalid_pagination` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_pagination";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2074,6 +3096,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2098,67 +3126,120 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2180,6 +3261,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2203,40 +3290,90 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_pagination`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_pagination" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `missing_site_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "missing_site_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `site_not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "site_not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2257,6 +3394,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,67 +3422,84 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_pagination` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_pagination";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2363,9 +3523,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
+            /** @description Success (see the summary) */
+            200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,67 +3547,144 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
-            400: {
+            /** @description Success */
+            201: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        event: string;
+                        formId: number | null;
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        secret: string | null;
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_json`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `insufficient_scope` */
             403: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
                 };
             };
-            /** @description Error */
-            404: {
+            /** @description Error: `payload_too_large` */
+            413: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2460,6 +3703,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2474,67 +3723,102 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `plan_feature_gated` */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
                 };
             };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2553,71 +3837,100 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Error */
+            /** @description Error: `invalid_id` */
             400: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
                 };
             };
-            /** @description Error */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
+            /** @description Error: `not_found` */
             404: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `rate_limited` */
             429: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Error */
+            /** @description Error: `internal_error` */
             500: {
                 headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
