@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import type { PageRequest } from '../domain/pagination.js';
+import type { ErrorCode } from '../errors.js';
 import type { Operations } from '../generated/graphql/operations.js';
 import type { Scope } from '../scopes.js';
 import type { V1Presenters } from './present.js';
@@ -72,12 +73,14 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
   body?: B;
   /** Extra request headers the route reads, for the OpenAPI document. */
   requestHeaders?: string[];
+  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
+  errors?: ErrorCode[];
   operation: N;
   variables(input: RouteInput<P, (Q extends z.ZodObject ? z.output<Q> : Record<never, never>) & (Pg extends true ? PageRequest : Record<never, never>), B extends BodyValidator<infer T> ? T : Output<B>>): OperationVariables<N>;
   /** Which part of the root field is the body, when it is not the whole value. */
   shape?: ShapeOptions;
-  /** Success status, and the response headers it may carry (for the OpenAPI document). */
-  success: { status: number; headers?: string[] };
+  /** Success status, other 2xx statuses `outcome` may choose (a replay's 200), and the headers they may carry (for the OpenAPI document). */
+  success: { status: number; also?: number[]; headers?: string[] };
   /** Status and headers decided by the data (a replay's 200, a created resource's Location). */
   outcome?(data: OperationData<N>, body: unknown): RestOutcome;
 }
@@ -96,10 +99,11 @@ export interface Route {
   query?: z.ZodObject;
   body?: z.ZodType | BodyValidator;
   requestHeaders?: string[];
+  errors?: ErrorCode[];
   operation: OperationName;
   variables(input: ParsedInput): Record<string, unknown>;
   shape?: ShapeOptions;
-  success: { status: number; headers?: string[] };
+  success: { status: number; also?: number[]; headers?: string[] };
   outcome?(data: Record<string, unknown>, body: unknown): RestOutcome;
 }
 
@@ -148,6 +152,8 @@ export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undef
   planGate?: false;
   query?: Q;
   requestHeaders?: string[];
+  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
+  errors?: ErrorCode[];
   /** The OpenAPI operationId (an operation row uses its operation's file name). */
   operationId: string;
   stream(input: RouteInput<P, Q extends z.ZodObject ? z.output<Q> : Record<never, never>, undefined>, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
@@ -169,11 +175,12 @@ export interface StreamRoute {
   query?: z.ZodObject;
   body?: undefined;
   requestHeaders?: string[];
+  errors?: ErrorCode[];
   /** Not an operation row: `route.operation` reads undefined (its OpenAPI operationId is `operationId`). */
   operation?: undefined;
   operationId: string;
   stream(input: ParsedInput, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
-  success: { status: number; headers?: string[]; media: Record<string, StreamMedia> };
+  success: { status: number; also?: undefined; headers?: string[]; media: Record<string, StreamMedia> };
 }
 
 export function defineStreamRoute<P extends string, Q extends z.ZodObject | undefined = undefined>(spec: StreamRouteSpec<P, Q>): StreamRoute {
