@@ -23,6 +23,8 @@ export interface WorkerDeps {
   emailSender?: EmailSender;
   retryPolicy?: RetryPolicy;
   deliveryTimeoutMs?: number;
+  /** Tests: the deliveries' clock (days of failures simulated). */
+  clock?: () => Date;
   batchSize?: number;
   /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
   pollingIntervalSeconds?: number;
@@ -57,6 +59,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       fetcher,
       ...(deps.retryPolicy ? { retryPolicy: deps.retryPolicy } : {}),
       ...(deps.deliveryTimeoutMs ? { timeoutMs: deps.deliveryTimeoutMs } : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
     }),
     work,
   );

@@ -36,15 +36,21 @@ export interface WebhookDeliveryJob {
   deliveryId: number;
 }
 
-export type EmailKind = 'submission_confirmation' | 'submission_notification';
+export type SubmissionEmailKind = 'submission_confirmation' | 'submission_notification';
 
 /** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */
-export interface EmailJob {
-  kind: EmailKind;
-  submissionId: number;
+export type EmailJob =
+  | { kind: SubmissionEmailKind; submissionId: number }
+  /** To the account owner: the subscription was deactivated after days of failed deliveries. */
+  | { kind: 'webhook_deactivated'; subscriptionId: number; failingSince: string };
+
+/** A uuid derived from what a job is for (an event and a purpose): the same on a re-run, which pg-boss then skips. */
+export function derivedJobId(source: string, purpose: string): string {
+  const hex = createHash('sha256').update(`${source}:${purpose}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+export const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
 
 /**
  * The `webhook-id` of one delivery, kept across its retries. Derived from its event and target, so that a
@@ -87,10 +93,16 @@ export function eventData(event: DomainEvent): Record<string, unknown> {
   return event.data;
 }
 
-/** The INSERT of an event into the outbox: a statement of its own, or a CTE of the caller's (ingest). */
+/**
+ * The INSERT of an event into the outbox, which is also the event history (`GET /v1/events`, 30 days): a statement
+ * of its own, or a CTE of the caller's (ingest's one statement). The row's createdAt is the payload's, so that
+ * the history's filters and order agree with what receivers saw.
+ */
 export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
-  const payload: EventPayload = { id: newEventId(), type: event.type, createdAt: new Date().toISOString(), data: eventData(event) };
-  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "payload") VALUES (${event.accountId}, ${event.formId}, ${JSON.stringify(payload)}::jsonb)`;
+  const createdAt = new Date();
+  const payload: EventPayload = { id: newEventId(), type: event.type, createdAt: createdAt.toISOString(), data: eventData(event) };
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "eventId", "type", "payload", "createdAt")
+    VALUES (${event.accountId}, ${event.formId}, ${payload.id}, ${payload.type}, ${JSON.stringify(payload)}::jsonb, ${createdAt})`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { AppError, notFound, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from './events.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { generateWebhookSecret } from '../../infra/secrets.js';
+import { targetUrlProblem } from '../../infra/outbound-fetch.js';
 
 /**
  * REST Hooks subscriptions (decisions §4 "webhook subscriptions", §5 "webhook input errors", "webhook
@@ -42,19 +43,12 @@ export function scopeForEvent(event: EventType): 'read:submissions' | 'read:form
 
 export const isEventType = (value: unknown): value is EventType => typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 
-/** An absolute https URL without credentials (they would be stored and shown back). */
+/** The URL rules of creation, PATCH and a form's webhookUrl alike (decisions §6.5 "webhook URL at creation"). */
 export function webhookUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return 'url is required';
   if (value.length > MAX_WEBHOOK_URL_LENGTH) return `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'url must be an absolute https URL';
-  }
-  if (url.protocol !== 'https:' || !url.hostname) return 'url must be an absolute https URL';
-  if (url.username || url.password) return 'url must not contain credentials';
-  return null;
+  const problem = targetUrlProblem(value);
+  return problem ? `url ${problem}` : null;
 }
 
 const view = (row: { id: number; url: string; event: string; formId: number | null; active: boolean; createdAt: Date }): WebhookSubscriptionView => ({
