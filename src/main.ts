@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = await createRateLimitStore(config);
-  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher });
+  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher, queue });
   const server = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
