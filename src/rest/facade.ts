@@ -15,11 +15,42 @@ const MAX_BODY_BYTES = 1_048_576;
 interface CompiledRoute {
   route: Route;
   pattern: RegExp;
+  /** The path's `{name}` placeholders, in order. */
+  names: (keyof RouteInput['params'])[];
 }
 
 function compile(route: Route): CompiledRoute {
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('\\{id\\}', '([^/]+)').replace('{id}', '([^/]+)');
-  return { route, pattern: new RegExp(`^${source}$`) };
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as keyof RouteInput['params']);
+  const source = route.path
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)');
+  return { route, pattern: new RegExp(`^${source}$`), names };
+}
+
+/**
+ * Path ids: canonical integers (400 `invalid_id` otherwise), except an event's public id (`evt_…`), which is
+ * looked up as it is (anything else is simply not found).
+ */
+function parseParams(compiled: CompiledRoute, path: string): RouteInput['params'] {
+  const values = compiled.pattern.exec(path)?.slice(1) ?? [];
+  const params: RouteInput['params'] = {};
+  compiled.names.forEach((name, index) => {
+    let raw: string;
+    try {
+      raw = decodeURIComponent(values[index] ?? '');
+    } catch {
+      throw new AppError('invalid_id');
+    }
+    if (name === 'eventId') {
+      params.eventId = raw;
+      return;
+    }
+    const id = parseCanonicalId(raw);
+    if (id === null) throw new AppError('invalid_id');
+    params[name] = id;
+  });
+  return params;
 }
 
 /**
@@ -103,7 +134,7 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
       const allow = [...new Set(matching.map(({ route }) => route.method))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
-    const { route, pattern } = found;
+    const { route } = found;
     context.log.route = `${route.method} /v1${route.path}`;
 
     let headers: Record<string, string> = {};
@@ -113,11 +144,8 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
       context.responseHeaders = headers;
       if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
 
-      const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parseCanonicalId(decodeURIComponent(rawId));
-      if (id === null) throw new AppError('invalid_id');
       const input: RouteInput = {
-        params: id === undefined ? {} : { id },
+        params: parseParams(found, path),
         query: parseQuery(route, url),
         body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
         headers: request.headers,

@@ -5,7 +5,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** What a route's handler sees after authentication and validation. */
 export interface RouteInput {
-  params: { id?: number };
+  /** `{id}` and `{deliveryId}`: canonical integers; `{eventId}`: an event's public id (`evt_…`). */
+  params: { id?: number; deliveryId?: number; eventId?: string };
   query: Record<string, unknown>;
   body: unknown;
   headers: Headers;
@@ -27,7 +28,7 @@ export interface BodyValidator {
 /** One row of the v1 table: everything about a path, so auth, docs and behaviour cannot drift apart. */
 export interface Route {
   method: HttpMethod;
-  /** Relative to /v1, with `{id}` for the one path parameter. */
+  /** Relative to /v1, with `{id}` (and `{deliveryId}`, or `{eventId}`) for the path parameters. */
   path: string;
   summary: string;
   tag: string;

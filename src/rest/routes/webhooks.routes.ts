@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validationFailed, type FieldProblem } from '../../errors.js';
+import { AppError, validationFailed, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
 import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
@@ -42,6 +42,31 @@ export function parseCreateWebhookBody(value: unknown): { url: string; event: st
   for (const key of Object.keys(body)) if (!ALLOWED.has(key)) problems.push({ field: key, message: 'unknown field' });
   if (problems.length) throw validationFailed(problems);
   return { url: body.url as string, event: body.event as string, formId: (formId as number | null | undefined) ?? null };
+}
+
+export const updateWebhookBodySchema = z.object({
+  url: z.string().optional().describe('absolute https URL on port 443'),
+  active: z.boolean().optional().describe('true turns a deactivated subscription back on'),
+});
+
+const PATCHABLE = new Set(['url', 'active']);
+
+/** `{ url?, active? }`; any other field is 400 forbidden_field (decisions §6.5). The url's rules are the resolver's. */
+export function parseUpdateWebhookBody(value: unknown): { url?: string; active?: boolean } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  const body = value as Record<string, unknown>;
+  const forbidden = Object.keys(body).filter((key) => !PATCHABLE.has(key));
+  if (forbidden.length) throw new AppError('forbidden_field', { fields: forbidden });
+  const problems: FieldProblem[] = [];
+  if (body.url !== undefined && typeof body.url !== 'string') problems.push({ field: 'url', message: 'url must be an absolute https URL' });
+  if (body.active !== undefined && typeof body.active !== 'boolean') problems.push({ field: 'active', message: 'active must be true or false' });
+  if (problems.length) throw validationFailed(problems);
+  return {
+    ...(typeof body.url === 'string' ? { url: body.url } : {}),
+    ...(typeof body.active === 'boolean' ? { active: body.active } : {}),
+  };
 }
 
 const flatten = (data: Record<string, unknown>) => {
@@ -91,6 +116,20 @@ export const webhookRoutes: Route[] = [
     operation: 'webhook-get',
     variables: ({ params }) => ({ id: params.id }),
     respond: (data) => ({ status: 200, body: webhookSchema.parse(data.webhook) }),
+    success: { status: 200, schema: webhookSchema },
+  },
+  {
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    summary: "Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event",
+    tag: 'Webhooks',
+    auth: 'apiKey',
+    // The scope depends on the subscription's event: checked by the resolver.
+    scope: null,
+    body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
+    operation: 'webhook-update',
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    respond: (data) => ({ status: 200, body: webhookSchema.parse(data.updateWebhook) }),
     success: { status: 200, schema: webhookSchema },
   },
   {

@@ -4,6 +4,7 @@ import type { Prisma as PrismaNs } from '../../generated/prisma/client.js';
 import { derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
+import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
 
 /**
  * Sends one WebhookDelivery (decisions §4 "webhook delivery", §5 "retries"): POST of the stored
@@ -68,9 +69,6 @@ export interface AttemptLogEntry {
 /** A long-failing endpoint: this long with only failures deactivates its subscription (decisions §6.5). */
 export const FAILING_ENDPOINT_MS = 3 * 24 * 60 * 60 * 1000;
 
-/** The event a ping sends: it reaches a subscription even while it is inactive (to test it before reactivating). */
-export const PING_EVENT = 'webhook.ping';
-
 const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
 
 export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJobData): Promise<DeliveryOutcome> {
@@ -91,7 +89,8 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   let target: Target | null = null;
   if (delivery.subscriptionId !== null) {
     const sub = delivery.subscription;
-    const reachable = sub && !sub.deletedAt && (sub.active || delivery.eventType === PING_EVENT);
+    // A ping reaches an inactive subscription too: the way to test an endpoint before turning it back on.
+    const reachable = sub && !sub.deletedAt && (sub.active || delivery.eventType === PING_EVENT_TYPE);
     if (reachable) target = { url: sub.url, secret: sub.secret };
   } else {
     // The form's webhookUrl is read now, never copied into the delivery (it is a secret of the form).
