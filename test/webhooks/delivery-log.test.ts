@@ -74,7 +74,7 @@ const deliveries = (webhookId: number, query = '') => t.request('GET', `/v1/webh
 const settled = (webhookId: number, count = 1) =>
   waitFor(async () => {
     const res = await deliveries(webhookId);
-    const data = res.body.data as { status: string }[];
+    const data = res.body.data as { id: number; status: string }[];
     return data.length === count && data.every((d) => d.status !== 'pending') ? data : null;
   }, 20_000, 'settled deliveries');
 const verify = (secret: string, request: { body: string; headers: Record<string, unknown> }) =>
@@ -130,7 +130,7 @@ describe('GET /v1/webhooks/{id}/deliveries and /deliveries/{deliveryId}', () => 
     await ingest('Ada');
     const [row] = await settled(failing.id);
     expect(row).toMatchObject({ status: 'failed', attempts: 2, lastStatusCode: 500, lastError: 'http_500', nextAttemptAt: null });
-    const detail = await t.request('GET', `/v1/webhooks/${failing.id}/deliveries/${(row as { id: number }).id}`, { key });
+    const detail = await t.request('GET', `/v1/webhooks/${failing.id}/deliveries/${row!.id}`, { key });
     expect(detail.body.attemptLog).toStrictEqual([
       { at: iso, statusCode: 500, error: 'http_500', durationMs: expect.any(Number) },
       { at: iso, statusCode: 500, error: 'http_500', durationMs: expect.any(Number) },
@@ -149,7 +149,7 @@ describe('GET /v1/webhooks/{id}/deliveries and /deliveries/{deliveryId}', () => 
     const [row] = await settled(sub.id);
     const forms = acme.apiKeys.forms!.key;
     expect((await t.request('GET', `/v1/webhooks/${sub.id}/deliveries`, { key: forms })).status).toBe(200);
-    const denied = await t.request('GET', `/v1/webhooks/${sub.id}/deliveries/${(row as { id: number }).id}`, { key: forms });
+    const denied = await t.request('GET', `/v1/webhooks/${sub.id}/deliveries/${row!.id}`, { key: forms });
     expect(denied.status).toBe(403);
     expect(denied.body).toStrictEqual({ error: expect.any(String), code: 'insufficient_scope', required: 'read:submissions' });
   });
@@ -160,7 +160,7 @@ describe('POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
     receiver.handle('/ok', { status: 200 });
     const sub = await subscribe('/ok');
     await ingest('Ada');
-    const [row] = (await settled(sub.id)) as { id: number }[];
+    const [row] = await settled(sub.id);
     const res = await t.request('POST', `/v1/webhooks/${sub.id}/deliveries/${row!.id}/redeliver`, { key });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: row!.id, status: 'pending', attempts: 1 });
