@@ -201,3 +201,26 @@ describe('statement counts', () => {
     expect((await t.request('GET', '/v1/events?limit=100', { key: bigKey })).body.pagination.total).toBe(250);
   });
 });
+
+describe('GET /v1/openapi.json', () => {
+  it('lists the delivery, replay, ping, PATCH and events routes with their real success statuses and path ids', async () => {
+    const { paths } = (await t.request('GET', '/v1/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>> };
+    const expected: [string, string, string][] = [
+      ['/webhooks/{id}/deliveries', 'get', '200'],
+      ['/webhooks/{id}/deliveries/{deliveryId}', 'get', '200'],
+      ['/webhooks/{id}/deliveries/{deliveryId}/redeliver', 'post', '202'],
+      ['/webhooks/{id}/replay', 'post', '202'],
+      ['/webhooks/{id}/ping', 'post', '202'],
+      ['/webhooks/{id}', 'patch', '200'],
+      ['/events', 'get', '200'],
+      ['/events/{eventId}', 'get', '200'],
+    ];
+    for (const [path, method, status] of expected) {
+      const operation = paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(operation!.responses), `${method} ${path}`).toContain(status);
+      const pathParams = operation!.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+      expect(pathParams).toStrictEqual([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+    }
+  });
+});
