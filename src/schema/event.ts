@@ -3,7 +3,7 @@ import { requireApiKeyViewer, type RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { normalizePagination } from '../domain/pagination.js';
 import { deliveriesOfEvents, getEventOrThrow, listEvents } from '../domain/webhooks/event-history.service.js';
-import type { DeliveryView } from '../domain/webhooks/deliveries.service.js';
+import { assertFilterDate, type DeliveryView } from '../domain/webhooks/deliveries.service.js';
 import { EVENT_TYPES, type EventPayload } from '../domain/webhooks/events.service.js';
 import { isEventType } from '../domain/webhooks/webhooks.service.js';
 import { builder } from './builder.js';
@@ -64,6 +64,8 @@ builder.queryFields((t) => ({
       if (args.type != null && !isEventType(args.type)) {
         throw new AppError('validation_failed', { fields: [{ field: 'type', message: `type must be one of ${EVENT_TYPES.join(', ')}` }] });
       }
+      assertFilterDate('createdFrom', args.createdFrom);
+      assertFilterDate('createdBefore', args.createdBefore);
       if (args.createdFrom && args.createdBefore && args.createdFrom >= args.createdBefore) {
         throw new AppError('validation_failed', { fields: [{ field: 'createdBefore', message: 'must be after createdFrom' }] });
       }

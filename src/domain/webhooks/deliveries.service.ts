@@ -110,8 +110,22 @@ export interface ReplayWindow {
   onlyFailed: boolean;
 }
 
+/**
+ * A date filter the database can compare: years 1 … 9999 (JavaScript dates reach far beyond what PostgreSQL
+ * timestamps hold, and such a value would fail in the database instead of answering 400).
+ */
+export function assertFilterDate(field: string, date: Date | null | undefined): void {
+  if (date === null || date === undefined) return;
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 1 || year > 9999) {
+    throw new AppError('validation_failed', { fields: [{ field, message: 'must be an ISO 8601 date-time between years 1 and 9999' }] });
+  }
+}
+
 /** [createdFrom, createdBefore), at most 30 days, not inverted: else 400 validation_failed. */
 export function assertReplayWindow(window: ReplayWindow): void {
+  assertFilterDate('createdFrom', window.createdFrom);
+  assertFilterDate('createdBefore', window.createdBefore);
   const span = window.createdBefore.getTime() - window.createdFrom.getTime();
   if (span <= 0) throw new AppError('validation_failed', { fields: [{ field: 'createdBefore', message: 'must be after createdFrom' }] });
   if (span > MAX_REPLAY_DAYS * DAY_MS) {
