@@ -26,9 +26,6 @@ CREATE INDEX "OutboxEvent_accountId_createdAt_id_idx" ON "OutboxEvent"("accountI
 CREATE INDEX "OutboxEvent_relayedAt_id_idx" ON "OutboxEvent"("relayedAt", "id");
 
 -- CreateIndex
-CREATE INDEX "OutboxEvent_eventId_idx" ON "OutboxEvent"("eventId");
-
--- CreateIndex
 CREATE INDEX "OutboxEvent_createdAt_idx" ON "OutboxEvent"("createdAt");
 
 -- CreateIndex

@@ -77,7 +77,7 @@ export async function ping(deps: DeliveryActionDeps, accountId: number, webhookI
   return deps.db.transaction(async (tx) => {
     await subscriptionOrThrow(tx, accountId, webhookId);
     const createdAt = new Date();
-    const eventId = newEventId();
+    const eventId = newEventId(createdAt);
     const payload = { id: eventId, type: PING_EVENT_TYPE, createdAt: createdAt.toISOString(), data: { webhookId } };
     const [delivery] = await tx.sql<DeliveryView>(Prisma.sql`
       INSERT INTO "WebhookDelivery" AS d ("accountId", "subscriptionId", "messageId", "eventId", "eventType", "payload", "nextAttemptAt", "createdAt", "updatedAt")

@@ -4,7 +4,7 @@ import { notFound } from '../../errors.js';
 import type { Scope } from '../../scopes.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { DELIVERY_COLUMNS, type DeliveryView } from './deliveries.service.js';
-import { EVENT_TYPES, type EventPayload, type EventType } from './events.service.js';
+import { EVENT_TYPES, eventIdTime, type EventPayload, type EventType } from './events.service.js';
 import { scopeForEvent } from './webhooks.service.js';
 
 /**
@@ -40,10 +40,16 @@ export async function listEvents(db: Database, accountId: number, scopes: Readon
   return toPage(data, page, rows[0]?.total ?? 0);
 }
 
+/**
+ * One event, found through the (accountId, createdAt) index by the time its id carries; an id without one (events
+ * recorded before ids carried it, for their 30 days) is looked for among the account's events.
+ */
 export async function getEventOrThrow(db: Database, accountId: number, scopes: ReadonlySet<Scope>, eventId: string): Promise<EventPayload> {
+  const createdAt = eventIdTime(eventId);
   const [row] = await db.sql<{ payload: EventPayload }>(Prisma.sql`
     SELECT "payload" FROM "OutboxEvent"
-    WHERE "eventId" = ${eventId} AND "accountId" = ${accountId} AND "type" = ANY(${visibleEventTypes(scopes)}::text[])`);
+    WHERE "accountId" = ${accountId} ${createdAt ? Prisma.sql`AND "createdAt" = ${createdAt}` : Prisma.empty}
+      AND "eventId" = ${eventId} AND "type" = ANY(${visibleEventTypes(scopes)}::text[])`);
   if (!row) throw notFound('event');
   return row.payload;
 }
