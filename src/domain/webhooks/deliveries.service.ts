@@ -48,7 +48,7 @@ export const DELIVERY_COLUMNS = Prisma.sql`d."id", d."subscriptionId" AS "webhoo
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 
 /** Live subscriptions of the account only: a deleted one, like another account's, reads as absent. */
-const ownedSubscription = (accountId: number, webhookId: number): Prisma.Sql =>
+export const ownedSubscription = (accountId: number, webhookId: number): Prisma.Sql =>
   Prisma.sql`SELECT "id", "event" FROM "WebhookSubscription" WHERE "id" = ${webhookId} AND "accountId" = ${accountId} AND "deletedAt" IS NULL`;
 
 type ListRow = Omit<DeliveryView, 'id'> & { id: number | null; total: number };

@@ -2,7 +2,7 @@ import type { Database } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
-import { DELIVERY_COLUMNS, assertReplayWindow, type DeliveryView, type ReplayWindow } from './deliveries.service.js';
+import { DELIVERY_COLUMNS, assertReplayWindow, ownedSubscription, type DeliveryView, type ReplayWindow } from './deliveries.service.js';
 import { messageIdFor, newEventId, type WebhookDeliveryJob } from './events.service.js';
 
 /**
@@ -23,8 +23,7 @@ interface JobData extends WebhookDeliveryJob {
 
 /** The live subscription of the account, or 404 webhook; its event decides the scope the caller needs. */
 async function subscriptionOrThrow(tx: Pick<Database, 'sql'>, accountId: number, webhookId: number): Promise<{ id: number; event: string }> {
-  const [row] = await tx.sql<{ id: number; event: string }>(Prisma.sql`
-    SELECT "id", "event" FROM "WebhookSubscription" WHERE "id" = ${webhookId} AND "accountId" = ${accountId} AND "deletedAt" IS NULL`);
+  const [row] = await tx.sql<{ id: number; event: string }>(ownedSubscription(accountId, webhookId));
   if (!row) throw notFound('webhook');
   return row;
 }

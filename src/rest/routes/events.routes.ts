@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
 import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
+import { isoDateTimeParam } from './params.js';
 
 /** An event exactly as delivered (decisions §6.5 `GET /events`). */
 export const eventSchema = z.object({
@@ -10,8 +11,6 @@ export const eventSchema = z.object({
   createdAt: z.iso.datetime(),
   data: z.record(z.string(), z.unknown()),
 });
-
-const isoDateTime = z.iso.datetime({ offset: true });
 
 export const eventRoutes: Route[] = [
   {
@@ -25,8 +24,8 @@ export const eventRoutes: Route[] = [
     paginated: true,
     query: z.object({
       type: z.enum(EVENT_TYPES as [string, ...string[]]).optional(),
-      createdFrom: isoDateTime.optional().describe('inclusive'),
-      createdBefore: isoDateTime.optional().describe('exclusive'),
+      createdFrom: isoDateTimeParam.optional().describe('inclusive'),
+      createdBefore: isoDateTimeParam.optional().describe('exclusive'),
     }),
     operation: 'events-list',
     variables: ({ query }) => ({ ...query }),

@@ -14,3 +14,6 @@ export const idQueryParam = z
   .string()
   .refine((raw) => parseCanonicalId(raw) !== null, 'must be a positive integer')
   .transform((raw) => Number(raw));
+
+/** ISO 8601 date-time with `Z` or an offset (decisions §6.1 `createdFrom` / `createdBefore`). */
+export const isoDateTimeParam = z.iso.datetime({ offset: true });

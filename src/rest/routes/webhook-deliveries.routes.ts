@@ -3,6 +3,7 @@ import { validationFailed, type FieldProblem } from '../../errors.js';
 import { DELIVERY_STATUSES } from '../../domain/webhooks/deliveries.service.js';
 import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
+import { isoDateTimeParam } from './params.js';
 
 /** v1 delivery object (decisions §6.5): exactly these fields. */
 export const deliverySchema = z.object({
@@ -28,11 +29,9 @@ export const deliveryDetailSchema = deliverySchema.extend({
 
 export const replayResultSchema = z.object({ replayed: z.number().int() });
 
-const isoDateTime = z.iso.datetime({ offset: true });
-
 export const replayBodySchema = z.object({
-  createdFrom: isoDateTime.describe('inclusive'),
-  createdBefore: isoDateTime.describe('exclusive; at most 30 days after createdFrom'),
+  createdFrom: isoDateTimeParam.describe('inclusive'),
+  createdBefore: isoDateTimeParam.describe('exclusive; at most 30 days after createdFrom'),
   status: z.literal('failed').optional().describe('only failed deliveries'),
 });
 
