@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
-import type { Route } from '../route.js';
-import { listOf } from '../schemas.js';
+import { defineRoute, type Route } from '../route.js';
 import { isoDateTimeParam } from './params.js';
 
-/** An event exactly as delivered (decisions §6.5 `GET /events`). */
-export const eventSchema = z.object({
-  id: z.string(),
-  type: z.enum(EVENT_TYPES as [string, ...string[]]),
-  createdAt: z.iso.datetime(),
-  data: z.record(z.string(), z.unknown()),
-});
-
 export const eventRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/events',
     summary: 'Events of the last 30 days, newest first, as delivered; only the kinds whose read scope the key holds',
@@ -29,10 +20,9 @@ export const eventRoutes: Route[] = [
     }),
     operation: 'events-list',
     variables: ({ query }) => ({ ...query }),
-    respond: (data) => ({ status: 200, body: listOf(eventSchema).parse(data.events) }),
-    success: { status: 200, schema: listOf(eventSchema) },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/events/{eventId}',
     summary: 'One event as delivered (404 for a kind whose read scope the key lacks)',
@@ -41,7 +31,6 @@ export const eventRoutes: Route[] = [
     scope: null,
     operation: 'event-get',
     variables: ({ params }) => ({ id: params.eventId }),
-    respond: (data) => ({ status: 200, body: eventSchema.parse(data.event) }),
-    success: { status: 200, schema: eventSchema },
-  },
+    success: { status: 200 },
+  }),
 ];

@@ -1,33 +1,9 @@
+import type { DeliveryStatus } from '../../generated/prisma/client.js';
 import { z } from 'zod';
 import { validationFailed, type FieldProblem } from '../../errors.js';
 import { DELIVERY_STATUSES } from '../../domain/webhooks/deliveries.service.js';
-import type { Route } from '../route.js';
-import { listOf } from '../schemas.js';
+import { defineRoute, type Route } from '../route.js';
 import { isoDateTimeParam } from './params.js';
-
-/** v1 delivery object (decisions §6.5): exactly these fields. */
-export const deliverySchema = z.object({
-  id: z.number().int(),
-  webhookId: z.number().int(),
-  eventId: z.string(),
-  eventType: z.string(),
-  status: z.enum(DELIVERY_STATUSES as [string, ...string[]]),
-  attempts: z.number().int(),
-  lastAttemptAt: z.iso.datetime().nullable(),
-  lastStatusCode: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-});
-
-export const deliveryDetailSchema = deliverySchema.extend({
-  payload: z.record(z.string(), z.unknown()).describe('the exact JSON body sent: { id, type, createdAt, data }'),
-  attemptLog: z.array(
-    z.object({ at: z.iso.datetime(), statusCode: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number().int() }),
-  ),
-});
-
-export const replayResultSchema = z.object({ replayed: z.number().int() });
 
 export const replayBodySchema = z.object({
   createdFrom: isoDateTimeParam.describe('inclusive'),
@@ -47,11 +23,11 @@ export function parseReplayBody(value: unknown): z.output<typeof replayBodySchem
   throw validationFailed(problems);
 }
 
-const deliveryIds = ({ params }: { params: { id?: number; deliveryId?: number } }) => ({ webhookId: params.id, id: params.deliveryId });
+const deliveryIds = ({ params }: { params: { id: number; deliveryId: number } }) => ({ webhookId: params.id, id: params.deliveryId });
 
 /** The delivery log of a subscription (decisions §6.5). Deliveries to a form's webhookUrl are reached through GraphQL. */
 export const webhookDeliveryRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/webhooks/{id}/deliveries',
     summary: "A subscription's deliveries, newest first, optionally of one status (no payloads; any key of the account)",
@@ -59,13 +35,12 @@ export const webhookDeliveryRoutes: Route[] = [
     auth: 'apiKey',
     scope: null,
     paginated: true,
-    query: z.object({ status: z.enum(DELIVERY_STATUSES as [string, ...string[]]).optional() }),
+    query: z.object({ status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional() }),
     operation: 'webhook-deliveries-list',
     variables: ({ params, query }) => ({ ...query, webhookId: params.id }),
-    respond: (data) => ({ status: 200, body: listOf(deliverySchema).parse(data.webhookDeliveryLog) }),
-    success: { status: 200, schema: listOf(deliverySchema) },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/webhooks/{id}/deliveries/{deliveryId}',
     summary: "One delivery with the exact body sent and every attempt; needs the read scope of the subscription's event",
@@ -75,10 +50,9 @@ export const webhookDeliveryRoutes: Route[] = [
     scope: null,
     operation: 'webhook-delivery-get',
     variables: deliveryIds,
-    respond: (data) => ({ status: 200, body: deliveryDetailSchema.parse(data.webhookDelivery) }),
-    success: { status: 200, schema: deliveryDetailSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     summary: 'Send a delivery again, with its original webhook-id and payload; 202 with the delivery, now pending',
@@ -87,10 +61,9 @@ export const webhookDeliveryRoutes: Route[] = [
     scope: null,
     operation: 'webhook-delivery-redeliver',
     variables: deliveryIds,
-    respond: (data) => ({ status: 202, body: deliverySchema.parse(data.redeliverWebhookDelivery) }),
-    success: { status: 202, schema: deliverySchema },
-  },
-  {
+    success: { status: 202 },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/webhooks/{id}/replay',
     summary:
@@ -101,10 +74,9 @@ export const webhookDeliveryRoutes: Route[] = [
     body: { schema: replayBodySchema, parse: parseReplayBody },
     operation: 'webhook-replay',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
-    respond: (data) => ({ status: 202, body: replayResultSchema.parse(data.replayWebhook) }),
-    success: { status: 202, schema: replayResultSchema },
-  },
-  {
+    success: { status: 202 },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/webhooks/{id}/ping',
     summary: 'Send { id, type: "webhook.ping", createdAt, data: { webhookId } } at once; 202 with the new delivery',
@@ -113,7 +85,6 @@ export const webhookDeliveryRoutes: Route[] = [
     scope: null,
     operation: 'webhook-ping',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 202, body: deliverySchema.parse(data.pingWebhook) }),
-    success: { status: 202, schema: deliverySchema },
-  },
+    success: { status: 202 },
+  }),
 ];
