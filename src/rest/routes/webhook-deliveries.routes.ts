@@ -48,6 +48,7 @@ export const webhookDeliveryRoutes: Route[] = [
     auth: 'apiKey',
     // The scope depends on the subscription's event: checked by the resolver.
     scope: null,
+    errors: ['insufficient_scope'],
     operation: 'webhook-delivery-get',
     variables: deliveryIds,
     success: { status: 200 },
@@ -59,6 +60,7 @@ export const webhookDeliveryRoutes: Route[] = [
     tag: 'Webhooks',
     auth: 'apiKey',
     scope: null,
+    errors: ['insufficient_scope'],
     operation: 'webhook-delivery-redeliver',
     variables: deliveryIds,
     success: { status: 202 },
@@ -72,6 +74,7 @@ export const webhookDeliveryRoutes: Route[] = [
     auth: 'apiKey',
     scope: null,
     body: { schema: replayBodySchema, parse: parseReplayBody },
+    errors: ['insufficient_scope'],
     operation: 'webhook-replay',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 202 },

@@ -107,6 +107,7 @@ export const webhookRoutes: Route[] = [
     // The scope depends on the subscription's event: checked by the resolver.
     scope: null,
     body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
+    errors: ['forbidden_field', 'insufficient_scope'],
     operation: 'webhook-update',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
