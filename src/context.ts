@@ -20,7 +20,7 @@ export interface AppDeps {
   rateLimits: RateLimitStore;
   /** The one way out to customers' URLs (SSRF rules). */
   fetcher: OutboundFetcher;
-  /** The job queue, for the rare request that starts a job in its transaction (an erasure request). */
+  /** Requests queue jobs only inside their transaction: an erasure request, webhook redelivery, replay and ping. */
   queue: JobQueue;
 }
 

@@ -17,6 +17,7 @@ export const QUEUE = {
   emailSend: 'email.send',
   verificationLapse: 'verification.lapse',
   erasureRun: 'erasure.run',
+  retention: 'events.retention',
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
@@ -36,6 +37,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   // A long run (every submission of an account) keeps its claim by heartbeat: a worker that dies is noticed
   // within ~heartbeat + supervision, and the retry resumes from the request's committed cursor.
   [QUEUE.erasureRun]: { retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 6 * 3600, heartbeatSeconds: 10 },
+  [QUEUE.retention]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
 };
 
 export interface JobQueueOptions {

@@ -10,5 +10,7 @@ import './shop.js';
 import './site-catalog.js';
 import './webhook.js';
 import './erasure.js';
+import './webhook-delivery.js';
+import './event.js';
 
 export const toSchema = () => builder.toSchema({ sortSchema: true });

@@ -36,7 +36,7 @@ export function formDataCopies(accountId: number, ids: number[]): Prisma.Sql[] {
     // The idempotency record: its fingerprint hashes the request body. The record stays (a replay answers 404).
     Prisma.sql`UPDATE "IdempotencyRecord" SET "fingerprint" = ${ERASED_FINGERPRINT}
                WHERE "accountId" = ${accountId} AND "submissionId" = ANY(${idList}) AND "fingerprint" <> ${ERASED_FINGERPRINT}`,
-    // Events not yet relayed to the job queue.
+    // The outbox, which is also the 30-day event history (GET /v1/events): waiting and relayed events alike.
     Prisma.sql`UPDATE "OutboxEvent" SET "payload" = jsonb_set("payload", '{data}', ${thinned(Prisma.raw(`"payload"->'data'`))})
                WHERE "accountId" = ${accountId} AND "payload"->>'type' = 'submission.created'
                  AND ("payload"->'data'->>'id')::int = ANY(${idList}) AND ("payload"->'data') ? 'formData'`,
@@ -77,11 +77,12 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
       INSERT INTO "AuditEvent" ("accountId", "apiKeyId", "action", "resource", "resourceId", "formId", "createdAt")
       SELECT ${eraser.accountId}, ${eraser.apiKeyId}::int, 'submission.erased', 'submission', "id", "formId", ${now} FROM erased
     ), announced AS (
-      INSERT INTO "OutboxEvent" ("accountId", "formId", "payload")
-      SELECT ${eraser.accountId}, erased."formId",
+      INSERT INTO "OutboxEvent" ("accountId", "formId", "eventId", "type", "payload", "createdAt")
+      SELECT ${eraser.accountId}, erased."formId", e."eventId", 'submission.deleted',
              jsonb_build_object('id', e."eventId", 'type', 'submission.deleted', 'createdAt', ${at}::text,
-                                'data', jsonb_build_object('id', erased."id", 'formId', erased."formId", 'deletedAt', ${at}::text))
-      FROM erased JOIN unnest(${ids}::int[], ${ids.map(() => newEventId())}::text[]) AS e("id", "eventId") ON e."id" = erased."id"
+                                'data', jsonb_build_object('id', erased."id", 'formId', erased."formId", 'deletedAt', ${at}::text)),
+             ${now}
+      FROM erased JOIN unnest(${ids}::int[], ${ids.map(() => newEventId(now))}::text[]) AS e("id", "eventId") ON e."id" = erased."id"
     )
     SELECT "id", "formId" FROM erased ORDER BY "id"`);
   if (erased.length) {
