@@ -117,6 +117,18 @@ describe('DELETE /v1/submissions/{id}', () => {
     ]);
   });
 
+  it('leaves the event history (GET /v1/events) telling of it without its formData, relayed events included', async () => {
+    const erased = await ingest({ Name: 'Gone', Email: 'gone@example.com' });
+    await fanout(); // the submission.created event is relayed: now it is history, not waiting in the outbox
+    expect((await t.request('DELETE', `/v1/submissions/${erased.id}`, { key })).status).toBe(204);
+    const events = await t.request('GET', '/v1/events', { key: readOnlyKey });
+    expect(events.status).toBe(200);
+    const told = (events.body.data as { type: string; data: Record<string, unknown> }[]).filter((event) => event.data.id === erased.id);
+    expect(told.map((event) => event.type)).toStrictEqual(['submission.deleted', 'submission.created']);
+    expect(told[1]!.data).toStrictEqual({ id: erased.id, formId: erased.formId, createdAt: erased.createdAt });
+    expect(JSON.stringify(events.body)).not.toContain('gone@example.com');
+  });
+
   it('a replay of the erased submission’s Idempotency-Key answers 404 and creates nothing', async () => {
     const body = { formData: { Name: 'Ada', Email: 'ada@example.com' } };
     const first = await t.request('POST', `/v1/forms/${formId()}/submissions`, { key, body, headers: { 'Idempotency-Key': 'order-42' } });
