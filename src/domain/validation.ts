@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validationFailed } from '../errors.js';
+import { AppError, validationFailed } from '../errors.js';
 
 /** Validates with a zod schema; failures become 400 `validation_failed` with `fields: [{ field, message }]`. */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
@@ -31,3 +31,33 @@ export const httpsUrl = z
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * How deep a JSON input may nest (objects and arrays, the outermost value counting as 1). Parsing is iterative,
+ * but JSON.stringify, zod and graphql-js walk values recursively: a 51 KB body can nest 25,000 levels and
+ * overflow the stack (a 500). Nothing legitimate comes close; decisions §4 field elements nest 3 levels.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The top-level key under which `value` first nests deeper than `cap` ('' for the value itself), or null.
+ * Iterative, so the check itself cannot overflow, and it stops at the first offender.
+ */
+export function findTooDeep(value: unknown, cap = MAX_JSON_DEPTH): string | null {
+  const stack: { value: unknown; depth: number; field: string }[] = [{ value, depth: 1, field: '' }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.depth > cap) return item.field;
+    for (const [key, child] of Object.entries(item.value as object)) {
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: item.depth + 1, field: item.depth === 1 ? key : item.field });
+    }
+  }
+  return null;
+}
+
+/** 400 `validation_failed` naming the top-level field (a body key, a GraphQL variable) that nests too deep. */
+export function assertJsonDepth(value: unknown, options: { requestLevel?: true } = {}): void {
+  if (typeof value !== 'object' || value === null) return;
+  const field = findTooDeep(value);
+  if (field === null) return;
+  throw new AppError('validation_failed', { fields: [{ field: field || '(body)', message: `must not nest more than ${MAX_JSON_DEPTH} levels deep` }] }, options);
+}

@@ -4,10 +4,10 @@ import { AppError } from '../errors.js';
 import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
 import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
-import { parseInput } from '../domain/validation.js';
+import { assertJsonDepth, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import type { Route, RouteInput } from './route.js';
-import { parseCanonicalId } from './routes/params.js';
+import { parsePathId } from './routes/params.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
@@ -31,6 +31,17 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
+/**
+ * RFC 9110 §9.3.2: HEAD answers exactly as GET would (status, headers, the Content-Length of the body GET would
+ * send) with no body.
+ */
+export async function withoutBody(response: Response): Promise<Response> {
+  const body = await response.arrayBuffer();
+  const headers = new Headers(response.headers);
+  if (body.byteLength && !headers.has('content-length')) headers.set('content-length', String(body.byteLength));
+  return new Response(null, { status: response.status, headers });
+}
+
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
   return jsonResponse(error.status, error.toBody(), { ...headers, ...error.headers });
 }
@@ -39,11 +50,15 @@ async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_BODY_BYTES) throw new AppError('payload_too_large', { cap: MAX_BODY_BYTES, used: bytes });
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError('invalid_json');
   }
+  // Checked once here, where every body is parsed, so no consumer walks an unbounded depth.
+  assertJsonDepth(body);
+  return body;
 }
 
 function parseQuery(route: Route, url: URL): Record<string, unknown> {
@@ -98,13 +113,15 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     const path = url.pathname.replace(/^\/v1/, '') || '/';
     const matching = compiled.filter(({ pattern }) => pattern.test(path));
     if (!matching.length) return errorResponse(new AppError('not_found'));
-    const found = matching.find(({ route }) => route.method === request.method);
+    // HEAD is GET without the body (stripped by the app for every answer): same gate, budget and headers.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const found = matching.find(({ route }) => route.method === method);
     if (!found) {
-      const allow = [...new Set(matching.map(({ route }) => route.method))].join(', ');
+      const allow = [...new Set(matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
     const { route, pattern } = found;
-    context.log.route = `${route.method} /v1${route.path}`;
+    context.log.route = `${request.method} /v1${route.path}`;
 
     let headers: Record<string, string> = {};
     try {
@@ -114,7 +131,7 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
       if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
 
       const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parseCanonicalId(decodeURIComponent(rawId));
+      const id = rawId === undefined ? undefined : parsePathId(rawId);
       if (id === null) throw new AppError('invalid_id');
       const input: RouteInput = {
         params: id === undefined ? {} : { id },

@@ -14,3 +14,17 @@ export const idQueryParam = z
   .string()
   .refine((raw) => parseCanonicalId(raw) !== null, 'must be a positive integer')
   .transform((raw) => Number(raw));
+
+/**
+ * A path id as it arrives (still percent-encoded), or null. Malformed encodings (`%`, `%zz`, `%C0%AF`) make
+ * decodeURIComponent throw: they are just another malformed id (400 `invalid_id`), never a 500.
+ */
+export function parsePathId(raw: string): number | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  return parseCanonicalId(decoded);
+}

@@ -1,0 +1,48 @@
+import { Lexer, parse, Source, TokenKind, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { assertJsonDepth } from '../domain/validation.js';
+import { AppError } from '../errors.js';
+
+/** Far above any real query (GraphiQL's whole introspection query is 183 tokens, 10 brackets deep). */
+export const MAX_DOCUMENT_TOKENS = 2000;
+export const MAX_DOCUMENT_DEPTH = 32;
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+const tooComplex = (limit: string): AppError =>
+  new AppError('query_too_complex', {}, { message: `The document exceeds the ${limit} limit (${MAX_DOCUMENT_TOKENS} tokens, ${MAX_DOCUMENT_DEPTH} levels of nesting)`, requestLevel: true });
+
+/**
+ * graphql-js parses (and later validates and executes) recursively: a 9 KB `{a{a{a…}}}` overflows the stack
+ * before any rule sees it. The lexer is iterative, so the document is first lexed once to count its tokens and
+ * its bracket nesting; only a document within both limits reaches the recursive parser.
+ */
+export function parseWithinLimits(source: string | Source): DocumentNode {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  let tokens = 0;
+  let depth = 0;
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+    if (++tokens > MAX_DOCUMENT_TOKENS) throw tooComplex('token');
+    if (OPENING.has(token.kind) && ++depth > MAX_DOCUMENT_DEPTH) throw tooComplex('nesting');
+    if (CLOSING.has(token.kind)) depth--;
+  }
+  return parse(source, { maxTokens: MAX_DOCUMENT_TOKENS });
+}
+
+/**
+ * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
+ * context): the document's size and nesting, and the nesting of variables (the JSON scalar hands them on as they
+ * came, e.g. to formData's size check).
+ */
+export function useRequestLimits(): Plugin {
+  return {
+    onParams({ params }) {
+      assertJsonDepth(params.variables, { requestLevel: true });
+      assertJsonDepth(params.extensions, { requestLevel: true });
+    },
+    onParse({ setParseFn }) {
+      setParseFn(parseWithinLimits);
+    },
+  };
+}
