@@ -48,7 +48,7 @@ export function findTooDeep(value: unknown, cap = MAX_JSON_DEPTH): string | null
   for (let item = stack.pop(); item; item = stack.pop()) {
     if (item.depth > cap) return item.field;
     for (const [key, child] of Object.entries(item.value as object)) {
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: item.depth + 1, field: item.depth === 1 ? key : item.field });
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: item.depth + 1, field: item.depth === 1 && !Array.isArray(item.value) ? key : item.field });
     }
   }
   return null;

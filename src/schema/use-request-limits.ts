@@ -1,4 +1,4 @@
-import { Lexer, parse, Source, TokenKind, type DocumentNode } from 'graphql';
+import { Lexer, parse, Source, TokenKind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { assertJsonDepth } from '../domain/validation.js';
 import { AppError } from '../errors.js';
@@ -15,19 +15,23 @@ const tooComplex = (limit: string): AppError =>
 
 /**
  * graphql-js parses (and later validates and executes) recursively: a 9 KB `{a{a{a…}}}` overflows the stack
- * before any rule sees it. The lexer is iterative, so the document is first lexed once to count its tokens and
- * its bracket nesting; only a document within both limits reaches the recursive parser.
+ * before any rule sees it. The lexer is iterative, so the document is lexed once to count its tokens and its
+ * bracket nesting; only a document within both limits reaches the recursive parser. A syntax error is left for
+ * the parser to report.
  */
-export function parseWithinLimits(source: string | Source): DocumentNode {
-  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+export function assertDocumentWithinLimits(source: string): void {
+  const lexer = new Lexer(new Source(source));
   let tokens = 0;
   let depth = 0;
-  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
-    if (++tokens > MAX_DOCUMENT_TOKENS) throw tooComplex('token');
-    if (OPENING.has(token.kind) && ++depth > MAX_DOCUMENT_DEPTH) throw tooComplex('nesting');
-    if (CLOSING.has(token.kind)) depth--;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (++tokens > MAX_DOCUMENT_TOKENS) throw tooComplex('token');
+      if (OPENING.has(token.kind) && ++depth > MAX_DOCUMENT_DEPTH) throw tooComplex('nesting');
+      if (CLOSING.has(token.kind)) depth--;
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
   }
-  return parse(source, { maxTokens: MAX_DOCUMENT_TOKENS });
 }
 
 /**
@@ -37,12 +41,16 @@ export function parseWithinLimits(source: string | Source): DocumentNode {
  */
 export function useRequestLimits(): Plugin {
   return {
+    // Here rather than in the parse step: Yoga marks whatever parse throws as a GraphQL-over-HTTP "spec" error,
+    // which it answers with 200 to application/json clients; these are 400 for every client.
     onParams({ params }) {
+      if (typeof params.query === 'string') assertDocumentWithinLimits(params.query);
       assertJsonDepth(params.variables, { requestLevel: true });
       assertJsonDepth(params.extensions, { requestLevel: true });
     },
     onParse({ setParseFn }) {
-      setParseFn(parseWithinLimits);
+      // A second line of defence, should a document ever reach the parser another way.
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_DOCUMENT_TOKENS }));
     },
   };
 }
