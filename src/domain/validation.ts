@@ -39,25 +39,35 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
  */
 export const MAX_JSON_DEPTH = 32;
 
+/** PostgreSQL stores no NUL character in text or jsonb: refused as input instead of failing at the write. */
+const NUL = '\u0000';
+
 /**
- * The top-level key under which `value` first nests deeper than `cap` ('' for the value itself), or null.
- * Iterative, so the check itself cannot overflow, and it stops at the first offender.
+ * The first problem of a JSON input as [top-level key ('' for the value itself), message], or null: nesting
+ * deeper than `cap`, or a NUL character in a key or string. Iterative, so the check itself cannot overflow.
  */
-export function findTooDeep(value: unknown, cap = MAX_JSON_DEPTH): string | null {
+export function findJsonProblem(value: unknown, cap = MAX_JSON_DEPTH): [string, string] | null {
   const stack: { value: unknown; depth: number; field: string }[] = [{ value, depth: 1, field: '' }];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.depth > cap) return item.field;
-    for (const [key, child] of Object.entries(item.value as object)) {
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: item.depth + 1, field: item.depth === 1 && !Array.isArray(item.value) ? key : item.field });
+    if (typeof item.value === 'string') {
+      if (item.value.includes(NUL)) return [item.field, 'must not contain NUL characters'];
+      continue;
+    }
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth > cap) return [item.field, `must not nest more than ${MAX_JSON_DEPTH} levels deep`];
+    for (const [key, child] of Object.entries(item.value)) {
+      const field = item.depth === 1 && !Array.isArray(item.value) ? key : item.field;
+      if (key.includes(NUL)) return [field, 'must not contain NUL characters'];
+      stack.push({ value: child, depth: item.depth + 1, field });
     }
   }
   return null;
 }
 
-/** 400 `validation_failed` naming the top-level field (a body key, a GraphQL variable) that nests too deep. */
-export function assertJsonDepth(value: unknown, options: { requestLevel?: true } = {}): void {
+/** 400 `validation_failed` naming the top-level field (a body key, a GraphQL variable) that breaks the JSON input rules. */
+export function assertJsonInput(value: unknown, options: { requestLevel?: true } = {}): void {
   if (typeof value !== 'object' || value === null) return;
-  const field = findTooDeep(value);
-  if (field === null) return;
-  throw new AppError('validation_failed', { fields: [{ field: field || '(body)', message: `must not nest more than ${MAX_JSON_DEPTH} levels deep` }] }, options);
+  const problem = findJsonProblem(value);
+  if (problem === null) return;
+  throw new AppError('validation_failed', { fields: [{ field: problem[0] || '(body)', message: problem[1] }] }, options);
 }

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
 import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
-import { assertJsonDepth, parseInput } from '../domain/validation.js';
+import { assertJsonInput, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import type { Route, RouteInput } from './route.js';
 import { parsePathId } from './routes/params.js';
@@ -56,8 +56,8 @@ async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new AppError('invalid_json');
   }
-  // Checked once here, where every body is parsed, so no consumer walks an unbounded depth.
-  assertJsonDepth(body);
+  // Checked once here, where every body is parsed: no consumer walks an unbounded depth or stores a NUL.
+  assertJsonInput(body);
   return body;
 }
 

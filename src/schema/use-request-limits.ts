@@ -1,6 +1,6 @@
-import { Lexer, parse, Source, TokenKind } from 'graphql';
+import { GraphQLError, Lexer, parse, Source, TokenKind, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { assertJsonDepth } from '../domain/validation.js';
+import { assertJsonInput } from '../domain/validation.js';
 import { AppError } from '../errors.js';
 
 /** Far above any real query (GraphiQL's whole introspection query is 183 tokens, 10 brackets deep). */
@@ -26,6 +26,10 @@ export function assertDocumentWithinLimits(source: string): void {
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       if (++tokens > MAX_DOCUMENT_TOKENS) throw tooComplex('token');
+      // PostgreSQL stores no NUL: a string literal carrying one would fail at the write (a 500).
+      if ((token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) && token.value.includes('\u0000')) {
+        throw new AppError('validation_failed', { fields: [{ field: '(document)', message: 'strings must not contain NUL characters' }] }, { requestLevel: true });
+      }
       if (OPENING.has(token.kind) && ++depth > MAX_DOCUMENT_DEPTH) throw tooComplex('nesting');
       if (CLOSING.has(token.kind)) depth--;
     }
@@ -33,6 +37,18 @@ export function assertDocumentWithinLimits(source: string): void {
     if (error instanceof AppError) throw error;
   }
 }
+
+/**
+ * graphql-js 16 validates a `subscription { … }` against a schema without subscriptions as valid (v17 adds this
+ * rule); graphql-jit then throws a plain Error, a 500. Refused here like any invalid document.
+ */
+const knownOperationTypes: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    const schema = context.getSchema();
+    const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[node.operation];
+    if (!root) context.reportError(new GraphQLError(`The schema has no ${node.operation} operations`, { nodes: node }));
+  },
+});
 
 /**
  * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
@@ -45,12 +61,15 @@ export function useRequestLimits(): Plugin {
     // which it answers with 200 to application/json clients; these are 400 for every client.
     onParams({ params }) {
       if (typeof params.query === 'string') assertDocumentWithinLimits(params.query);
-      assertJsonDepth(params.variables, { requestLevel: true });
-      assertJsonDepth(params.extensions, { requestLevel: true });
+      assertJsonInput(params.variables, { requestLevel: true });
+      assertJsonInput(params.extensions, { requestLevel: true });
     },
     onParse({ setParseFn }) {
       // A second line of defence, should a document ever reach the parser another way.
       setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_DOCUMENT_TOKENS }));
+    },
+    onValidate({ addValidationRule }) {
+      addValidationRule(knownOperationTypes);
     },
   };
 }

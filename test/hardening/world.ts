@@ -1,5 +1,6 @@
 import type { Route } from '../../src/rest/route.js';
 import type { TestDatabase } from '../support/database.js';
+import { SCOPES } from '../../src/scopes.js';
 import { seedAccount } from '../support/seed.js';
 
 export interface World {
@@ -9,9 +10,10 @@ export interface World {
   pathOf(route: Route): string;
 }
 
-/** One account holding one of every resource a route with an id can name. */
-export async function seedWorld(db: TestDatabase): Promise<World> {
+/** One account holding one of every resource a route with an id can name; `rateLimitPerHour` for its key. */
+export async function seedWorld(db: TestDatabase, options: { rateLimitPerHour?: number } = {}): Promise<World> {
   const acme = await seedAccount(db, {
+    apiKeys: [{ ref: 'full', scopes: [...SCOPES], rateLimitPerHour: options.rateLimitPerHour ?? null }],
     sites: [
       {
         ref: 'main',
