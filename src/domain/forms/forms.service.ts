@@ -120,7 +120,15 @@ async function assertSiteHasRoom(tx: Prisma.TransactionClient, accountId: number
   if (used >= cap) throw new AppError('plan_limit_reached', { cap, used, domainId: siteId });
 }
 
-export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput): Promise<FormWithSite> {
+/**
+ * `phi` is GraphQL's and the import's only (decisions §4): v1 bodies never carry it. It governs what is stored
+ * from then on: later submissions are sealed (or, turned off, stored plain); earlier ones stay as they were.
+ */
+export interface PhiSetting {
+  phi?: boolean;
+}
+
+export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput & PhiSetting): Promise<FormWithSite> {
   const fields = normalizeFields(input.fields);
   const siteId = await chooseSite(prisma, accountId, input.domainId);
   return prisma.$transaction(async (tx) => {
@@ -133,6 +141,7 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
         type: formTypeValue(input.type) ?? 'standard',
         fields,
         webhookUrl: input.webhookUrl ?? null,
+        phi: input.phi ?? false,
       },
       include: WITH_SITE,
     });
@@ -141,7 +150,7 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
   });
 }
 
-export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput): Promise<FormWithSite> {
+export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput & PhiSetting): Promise<FormWithSite> {
   const fields = input.fields ? normalizeFields(input.fields) : undefined;
   return prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, true);
@@ -154,6 +163,7 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
         ...(input.name !== undefined && { name: input.name }),
         ...(fields !== undefined && { fields }),
         ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+        ...(input.phi !== undefined && { phi: input.phi }),
         ...(restoring && { archivedAt: null }),
         ...(archiving && { archivedAt: new Date() }),
       },
