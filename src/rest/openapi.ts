@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
 import type { Route } from './route.js';
 import { errorSchema } from './schemas.js';
@@ -45,7 +46,11 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       ...(route.scope && { 'x-required-scope': route.scope }),
       parameters: parameters(route),
       ...(route.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body.schema, 'input') } } },
+        requestBody: {
+          required: true,
+          description: `A JSON object; objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field)`,
+          content: { 'application/json': { schema: toJsonSchema(route.body.schema, 'input') } },
+        },
       }),
       responses: {
         [String(route.success.status)]: success,
