@@ -1,12 +1,14 @@
 import { Response } from '@whatwg-node/server';
+import type { GraphQLSchema } from 'graphql';
+import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
+import { admit } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
 import { assertJsonInput, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
-import type { Route, RouteInput } from './route.js';
+import { compileResponseShape, type ResponseShape } from './response-shape.js';
+import type { BodyValidator, ParsedInput, Route } from './route.js';
 import { parsePathId } from './routes/params.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
@@ -69,44 +71,35 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
   return { ...page, ...extra };
 }
 
+function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {
+  return validator instanceof z.ZodType ? parseInput(validator, value) : validator.parse(value);
+}
+
 export interface RestFacade {
   routes: Route[];
+  /** Each route's body, read from its operation's selection: what it answers and what OpenAPI documents. */
+  shapes: Map<Route, ResponseShape>;
   handle(request: Request, context: RequestContext): Promise<Response>;
+}
+
+/** Each route's response shape, compiled from its pinned operation against the schema (fails start on a mismatch). */
+export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): Map<Route, ResponseShape> {
+  return new Map(
+    routes.map((route) => {
+      const operation = operations.get(route.operation);
+      if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+      return [route, compileResponseShape(schema, operation.document, route.shape)];
+    }),
+  );
 }
 
 /**
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(operations: OperationStore, routes: Route[]): RestFacade {
+export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): RestFacade {
   const compiled = routes.map(compile);
-  for (const route of routes) {
-    if (!operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-  }
-
-  async function limit(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
-    const result = await context.deps.rateLimits.hit(bucket, budget, HOUR_MS);
-    if (!result.allowed) throw rateLimitedError(result);
-    return result;
-  }
-
-  /** Steps up to the rate limit; returns the headers every later response carries. */
-  async function admit(route: Route, request: Request, context: RequestContext): Promise<Record<string, string>> {
-    if (route.auth === 'siteKey') {
-      const viewer = await authenticateSiteKey(context.deps, request.headers.get('x-service-site-key'));
-      context.viewer = viewer;
-      context.log.accountId = viewer.accountId;
-      let result = await limit(context, `site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR);
-      if (route.attemptBudget) result = await limit(context, `site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR);
-      return rateLimitHeaders(result);
-    }
-    const viewer = await authenticateApiKey(context.deps, request.headers.get('authorization'));
-    context.viewer = viewer;
-    context.log.accountId = viewer.accountId;
-    context.log.keyId = viewer.keyId;
-    if (route.planGate !== false) assertPlanAllowsApi(viewer);
-    return rateLimitHeaders(await limit(context, `key:${viewer.keyId}`, viewer.rateLimitPerHour));
-  }
+  const shapes = compileShapes(schema, operations, routes);
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
     const url = new URL(request.url);
@@ -123,31 +116,29 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     const { route, pattern } = found;
     context.log.route = `${request.method} /v1${route.path}`;
 
-    let headers: Record<string, string> = {};
     try {
-      headers = await admit(route, request, context);
-      // Kept on the context too, so that even a 500 after this step carries the budget headers.
-      context.responseHeaders = headers;
-      if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
+      await admit(route, request.headers, context);
 
       const rawId = pattern.exec(path)?.[1];
       const id = rawId === undefined ? undefined : parsePathId(rawId);
       if (id === null) throw new AppError('invalid_id');
-      const input: RouteInput = {
+      const input: ParsedInput = {
         params: id === undefined ? {} : { id },
         query: parseQuery(route, url),
-        body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
+        body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
       const data = await runOperation(operations, route.operation, context, route.variables(input));
-      const result = route.respond(data, input);
-      return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
+      const shape = shapes.get(route);
+      const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
+      const outcome = route.outcome?.(data, body);
+      return jsonResponse(outcome?.status ?? route.success.status, body, { ...context.responseHeaders, ...outcome?.headers });
     } catch (error) {
-      // 401 and 402 come before the rate-limit step, so `headers` is still empty for them.
-      if (error instanceof AppError) return errorResponse(error, headers);
+      // 401 and 402 come before the rate-limit step, so the context has no budget headers for them.
+      if (error instanceof AppError) return errorResponse(error, context.responseHeaders);
       throw error;
     }
   }
 
-  return { routes, handle };
+  return { routes, shapes, handle };
 }

@@ -3,6 +3,7 @@ import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, ty
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
 import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../domain/forms/forms.service.js';
 import { normalizePagination } from '../domain/pagination.js';
+import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
@@ -85,10 +86,13 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
 /** Creating forms is rare and each one holds a plan slot: a burst is a runaway script, not a dashboard. */
 export const CREATE_FORM_LIMIT = { max: 30, window: '1m' } as const;
 
-/** `phi` is GraphQL's own (v1 bodies never carry it): taken out before the v1 body rules, passed on beside them. */
-function splitPhi<T extends { phi?: boolean | null }>(input: T): { rest: Omit<T, 'phi'>; phi: boolean | undefined } {
+/**
+ * `phi` is GraphQL's own (v1 bodies never carry it): taken out before the v1 body rules, passed on beside them.
+ * Only when given: an input key, even undefined, counts as a change (updateForm's archive-only check).
+ */
+function splitPhi<T extends { phi?: boolean | null }>(input: T): { rest: Omit<T, 'phi'>; phi: { phi?: boolean } } {
   const { phi, ...rest } = input;
-  return { rest, phi: phi ?? undefined };
+  return { rest, phi: phi === null || phi === undefined ? {} : { phi } };
 }
 
 /** GraphQL leaves absent input fields out; drop explicit nulls the v1 body rules do not allow. */
@@ -126,24 +130,26 @@ builder.mutationFields((t) => ({
     resolve: async (root, args, context, info) => {
       await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
       const { rest, phi } = splitPhi(args.input);
-      return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, { ...parseCreateFormInput(withoutNulls(rest, ['webhookUrl'])), phi });
+      const input = { ...parseCreateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
+      return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);
     },
   }),
   updateForm: t.field({
     type: FormRef,
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateFormInput, required: true }) },
-    resolve: (_root, args, context) => {
+    resolve: (_root, args, context, info) => {
       const { rest, phi } = splitPhi(args.input);
-      return updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, { ...parseUpdateFormInput(withoutNulls(rest, ['webhookUrl'])), phi });
+      const input = { ...parseUpdateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
+      return updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, input, v1Presenters(info.schema, context).form);
     },
   }),
   archiveForm: t.boolean({
     description: 'Archives the form (v1 DELETE); its submissions are preserved',
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (_root, args, context) => {
-      await archiveForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id);
+    resolve: async (_root, args, context, info) => {
+      await archiveForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, v1Presenters(info.schema, context).form);
       return true;
     },
   }),

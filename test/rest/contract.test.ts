@@ -1,7 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { getNamedType, isObjectType } from 'graphql';
+import { getNamedType, isObjectType, Kind } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/domain/validation.js';
+import { loadOperations } from '../../src/rest/operations.js';
 import { routes } from '../../src/rest/routes.js';
 import { toSchema } from '../../src/schema/index.js';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
@@ -16,6 +17,23 @@ describe('the route table', () => {
       if (route.auth === 'siteKey') expect(route.scope).toBeNull();
       if (route.planGate === false) expect(`${route.method} ${route.path}`).toBe('DELETE /webhooks/{id}');
     }
+  });
+
+  it('names for each route the scope that its operation root field declares (one scope, declared on the field)', () => {
+    const schema = toSchema();
+    const operations = loadOperations(schema);
+    const mismatches: string[] = [];
+    for (const route of routes) {
+      const document = operations.get(route.operation)?.document;
+      const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+      const root = operation?.selectionSet.selections[0];
+      if (!operation || root?.kind !== Kind.FIELD) throw new Error(`${route.operation}: no root field`);
+      const type = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+      const options = (type?.getFields()[root.name.value]?.extensions as { pothosOptions?: { authScopes?: { scope?: string } } }).pothosOptions;
+      const declared = options?.authScopes?.scope ?? null;
+      if (declared !== route.scope) mismatches.push(`${route.method} ${route.path}: route ${route.scope}, field ${declared}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 
   it('has one row per method and path', () => {

@@ -1,9 +1,9 @@
 import type { Database } from '../../infra/db.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma, type Form, type Plan, type PrismaClient } from '../../generated/prisma/client.js';
-import { recordEvent } from '../webhooks/events.service.js';
+import { recordEvent, type Present } from '../webhooks/events.service.js';
 import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
-import { formTypeValue, toFormV1, type FormWithSite } from './form.mapper.js';
+import { formTypeValue, type FormWithSite } from './form.mapper.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /** Forms + calendar widgets per site, archived forms not counted (decisions §4). */
@@ -128,7 +128,8 @@ export interface PhiSetting {
   phi?: boolean;
 }
 
-export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput & PhiSetting): Promise<FormWithSite> {
+/** `present` gives the form as v1 shows it, for the `form.*` event recorded with the change. */
+export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = normalizeFields(input.fields);
   const siteId = await chooseSite(prisma, accountId, input.domainId);
   return prisma.$transaction(async (tx) => {
@@ -145,12 +146,12 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
       },
       include: WITH_SITE,
     });
-    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: toFormV1(form) });
+    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: await present(form) });
     return form;
   });
 }
 
-export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput & PhiSetting): Promise<FormWithSite> {
+export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = input.fields ? normalizeFields(input.fields) : undefined;
   return prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, true);
@@ -169,19 +170,19 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
       },
       include: WITH_SITE,
     });
-    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
+    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
     if (!archiving || Object.keys(input).length > 1) {
-      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, phi: form.phi, data: toFormV1(form) });
+      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, phi: form.phi, data: await present(form) });
     }
     return form;
   });
 }
 
 /** DELETE: archives. The form stops serving; its submissions are preserved and stay readable. */
-export async function archiveForm(prisma: PrismaClient, accountId: number, id: number): Promise<void> {
+export async function archiveForm(prisma: PrismaClient, accountId: number, id: number, present: Present<FormWithSite>): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
     await tx.form.update({ where: { id }, data: { archivedAt: new Date() } });
-    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
+    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
   });
 }

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import type { Route } from '../route.js';
-import { listOf } from '../schemas.js';
-import { ecommerceWidgetListItemSchema, ecommerceWidgetSchema, orderSchema } from '../schemas/widgets.js';
+import { defineRoute, type Route } from '../route.js';
 import { idQueryParam } from './params.js';
 
 export const shopRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets',
     summary: 'List shop widgets with their order counts, newest first',
@@ -15,11 +13,10 @@ export const shopRoutes: Route[] = [
     paginated: true,
     query: z.object({ domainId: idQueryParam.optional() }),
     operation: 'ecommerce-widgets-list',
-    variables: ({ query }) => ({ ...query }),
-    respond: (data) => ({ status: 200, body: listOf(ecommerceWidgetListItemSchema).parse(data.ecommerceWidgets) }),
-    success: { status: 200, schema: listOf(ecommerceWidgetListItemSchema) },
-  },
-  {
+    variables: ({ query }) => query,
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets/{id}',
     summary: 'Read a shop widget with imageUrls, interval and trialDays',
@@ -28,10 +25,9 @@ export const shopRoutes: Route[] = [
     scope: 'read:ecommerce',
     operation: 'ecommerce-widget-get',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: ecommerceWidgetSchema.parse(data.ecommerceWidget) }),
-    success: { status: 200, schema: ecommerceWidgetSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets/{id}/orders',
     summary: 'List a shop widget’s widget-mode orders, newest first',
@@ -41,10 +37,9 @@ export const shopRoutes: Route[] = [
     paginated: true,
     operation: 'ecommerce-widget-orders-list',
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
-    respond: (data) => ({ status: 200, body: listOf(orderSchema).parse(data.ecommerceWidgetOrders) }),
-    success: { status: 200, schema: listOf(orderSchema) },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/orders/{id}',
     summary: 'Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)',
@@ -53,7 +48,6 @@ export const shopRoutes: Route[] = [
     scope: 'read:orders',
     operation: 'order-get',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: orderSchema.parse(data.order) }),
-    success: { status: 200, schema: orderSchema },
-  },
+    success: { status: 200 },
+  }),
 ];
