@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
+import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import type { ResponseShape, JsonSchema } from './response-shape.js';
 import type { Route } from './route.js';
 
@@ -9,7 +10,6 @@ const toJsonSchema = (schema: z.ZodType): JsonSchema => {
   return rest;
 };
 
-const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
 /** The v1 error envelope: `error`, `code` and the context fields of that code. */
 const errorSchema: JsonSchema = {
@@ -40,12 +40,12 @@ function parameters(route: Route): JsonSchema[] {
 export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const errorStatuses = route.auth === 'apiKey' ? [400, 401, 402, 403, 404, 429, 500] : [401, 404, 429, 500];
     const body = shapes.get(route)?.schema;
     const success: JsonSchema = body ? { description: 'Success', content: { 'application/json': { schema: body } } } : { description: 'No content' };
-    if (route.success.headers?.length) {
-      success.headers = Object.fromEntries(route.success.headers.map((name) => [name, { schema: { type: 'string' } }]));
-    }
+    success.headers = {
+      ...rateLimitHeaders(route.success.status),
+      ...Object.fromEntries((route.success.headers ?? []).map((name) => [name, { schema: { type: 'string' } }])),
+    };
     const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
       operationId: route.operation,
@@ -63,7 +63,8 @@ export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>)
       }),
       responses: {
         [String(route.success.status)]: success,
-        ...Object.fromEntries(errorStatuses.map((status) => [String(status), errorResponse])),
+        ...Object.fromEntries((route.success.also ?? []).map((status) => [String(status), { ...success, description: 'Success (see the summary)' }])),
+        ...errorResponses(route),
       },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
