@@ -5,11 +5,10 @@ import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { admit } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { assertJsonInput, parseInput } from '../domain/validation.js';
+import { assertJsonInput, parseIdText, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
 import type { BodyValidator, ParsedInput, Route } from './route.js';
-import { parsePathId } from './routes/params.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
@@ -17,11 +16,44 @@ const MAX_BODY_BYTES = 1_048_576;
 interface CompiledRoute {
   route: Route;
   pattern: RegExp;
+  /** The path's `{name}` placeholders, in order. */
+  names: (keyof ParsedInput['params'])[];
 }
 
 function compile(route: Route): CompiledRoute {
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('\\{id\\}', '([^/]+)').replace('{id}', '([^/]+)');
-  return { route, pattern: new RegExp(`^${source}$`) };
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as keyof ParsedInput['params']);
+  const source = route.path
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)');
+  return { route, pattern: new RegExp(`^${source}$`), names };
+}
+
+/**
+ * Path ids, the one place they are read: percent-decoded, then canonical integers (parseIdText; 400 `invalid_id`
+ * otherwise), except an event's public id (`evt_…`), which is looked up as it is (anything else is simply not
+ * found). A malformed encoding (`%`, `%zz`, `%C0%AF`) makes decodeURIComponent throw: just another malformed id
+ * (400 `invalid_id`) on every route, never a 500.
+ */
+function parseParams(compiled: CompiledRoute, path: string): ParsedInput['params'] {
+  const values = compiled.pattern.exec(path)?.slice(1) ?? [];
+  const params: ParsedInput['params'] = {};
+  compiled.names.forEach((name, index) => {
+    let raw: string;
+    try {
+      raw = decodeURIComponent(values[index] ?? '');
+    } catch {
+      throw new AppError('invalid_id');
+    }
+    if (name === 'eventId') {
+      params.eventId = raw;
+      return;
+    }
+    const id = parseIdText(raw);
+    if (id === null) throw new AppError('invalid_id');
+    params[name] = id;
+  });
+  return params;
 }
 
 /**
@@ -113,17 +145,14 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       const allow = [...new Set(matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
-    const { route, pattern } = found;
+    const { route } = found;
     context.log.route = `${request.method} /v1${route.path}`;
 
     try {
       await admit(route, request.headers, context);
 
-      const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parsePathId(rawId);
-      if (id === null) throw new AppError('invalid_id');
       const input: ParsedInput = {
-        params: id === undefined ? {} : { id },
+        params: parseParams(found, path),
         query: parseQuery(route, url),
         body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,

@@ -3,7 +3,7 @@ import type { Route } from '../../src/rest/route.js';
 import { routes } from '../../src/rest/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { BODIES, GRAPHQL, HEADERS, PATH_IDS, prng, QUERIES, randomEncoded, randomJson } from './fuzz-cases.js';
-import { seedWorld, type World } from './world.js';
+import { placeholdersOf, seedWorld, type World } from './world.js';
 
 /**
  * Hostile input on every row of the route table (iterated, so a new route is covered without a new line here)
@@ -81,8 +81,10 @@ describe('fuzzing every route of the table', () => {
     const json = { ...auth, 'content-type': 'application/json' };
     const withBody = route.method !== 'GET';
     const cases: Case[] = [];
-    if (route.path.includes('{id}')) {
-      for (const id of [...PATH_IDS, randomEncoded(random)]) cases.push({ method: route.method, path: `/v1${route.path.replace('{id}', id)}`, headers: json, body: '{}' });
+    // Each path placeholder in turn ({id}, {deliveryId}, {eventId}), the others holding real ids.
+    const placeholders = placeholdersOf(route);
+    for (const placeholder of placeholders) {
+      for (const id of [...PATH_IDS, randomEncoded(random)]) cases.push({ method: route.method, path: `/v1${world.pathWith(route, placeholder, id)}`, headers: json, body: '{}' });
     }
     for (const query of QUERIES) cases.push({ method: route.method, path: `${path}?${query}`, headers: json, body: '{}' });
     for (const headers of HEADERS) cases.push({ method: route.method, path, headers: { ...(headers.authorization || headers['x-service-site-key'] !== undefined ? {} : auth), ...headers }, body: '{}' });
@@ -92,7 +94,7 @@ describe('fuzzing every route of the table', () => {
       const id = random() < 0.5 ? randomEncoded(random) : String(Math.floor(random() * 2 ** 32) - 2 ** 31);
       cases.push({
         method: route.method,
-        path: `/v1${route.path.replace('{id}', id)}?${QUERIES[Math.floor(random() * QUERIES.length)] ?? ''}&x=${randomEncoded(random)}`,
+        path: `/v1${placeholders.length ? world.pathWith(route, placeholders[i % placeholders.length]!, id) : route.path}?${QUERIES[Math.floor(random() * QUERIES.length)] ?? ''}&x=${randomEncoded(random)}`,
         headers: json,
         body: JSON.stringify(randomJson(random)),
       });
