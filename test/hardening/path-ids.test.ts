@@ -27,6 +27,15 @@ describe('a malformed percent-encoding in a path id', () => {
     }
   });
 
+  it('is documented: every route with a path placeholder lists 400 invalid_id', async () => {
+    const doc = (await t.request('GET', '/v1/openapi.json')).body;
+    const missing = routes
+      .filter((route) => placeholdersOf(route).length)
+      .filter((route) => !String(doc.paths[route.path][route.method.toLowerCase()].responses['400']?.description ?? '').includes('`invalid_id`'))
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+  });
+
   it('an event id, looked up as given, holding a NUL (which PostgreSQL cannot store) is simply not found', async () => {
     for (const raw of ['%00', 'evt_%00', `evt_${'0'.repeat(9)}${'A'.repeat(15)}%00`]) {
       const res = await t.request('GET', `/v1/events/${raw}`, { key: world.key });
