@@ -5,12 +5,11 @@ import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { admit } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { parseInput } from '../domain/validation.js';
+import { assertJsonInput, parseIdText, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import { v1Presenters } from './present.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
 import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
-import { parseIdText } from '../domain/validation.js';
 import { streamedResponse } from './streamed-body.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
@@ -33,8 +32,10 @@ function compile(route: TableRoute): CompiledRoute {
 }
 
 /**
- * Path ids: canonical integers (400 `invalid_id` otherwise), except an event's public id (`evt_…`), which is
- * looked up as it is (anything else is simply not found).
+ * Path ids, the one place they are read: percent-decoded, then canonical integers (parseIdText; 400 `invalid_id`
+ * otherwise), except an event's public id (`evt_…`), which is looked up as it is (anything else is simply not
+ * found). A malformed encoding (`%`, `%zz`, `%C0%AF`) makes decodeURIComponent throw: just another malformed id
+ * (400 `invalid_id`) on every route, never a 500.
  */
 function parseParams(compiled: CompiledRoute, path: string): ParsedInput['params'] {
   const values = compiled.pattern.exec(path)?.slice(1) ?? [];
@@ -66,6 +67,17 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
+/**
+ * RFC 9110 §9.3.2: HEAD answers exactly as GET would (status, headers, the Content-Length of the body GET would
+ * send) with no body.
+ */
+export async function withoutBody(response: Response): Promise<Response> {
+  const body = await response.arrayBuffer();
+  const headers = new Headers(response.headers);
+  if (body.byteLength && !headers.has('content-length')) headers.set('content-length', String(body.byteLength));
+  return new Response(null, { status: response.status, headers });
+}
+
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
   return jsonResponse(error.status, error.toBody(), { ...headers, ...error.headers });
 }
@@ -74,11 +86,15 @@ async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_BODY_BYTES) throw new AppError('payload_too_large', { cap: MAX_BODY_BYTES, used: bytes });
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError('invalid_json');
   }
+  // Checked once here, where every body is parsed: no consumer walks an unbounded depth or stores a NUL.
+  assertJsonInput(body);
+  return body;
 }
 
 function parseQuery(route: TableRoute, url: URL): Record<string, unknown> {
@@ -139,13 +155,15 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     const path = url.pathname.replace(/^\/v1/, '') || '/';
     const matching = compiled.filter(({ pattern }) => pattern.test(path));
     if (!matching.length) return errorResponse(new AppError('not_found'));
-    const found = matching.find(({ route }) => route.method === request.method);
+    // HEAD is GET without the body (stripped by the app for every answer): same gate, budget and headers.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const found = matching.find(({ route }) => route.method === method);
     if (!found) {
-      const allow = [...new Set(matching.map(({ route }) => route.method))].join(', ');
+      const allow = [...new Set(matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
     const { route } = found;
-    context.log.route = `${route.method} /v1${route.path}`;
+    context.log.route = `${request.method} /v1${route.path}`;
 
     try {
       await admit(route, request.headers, context);

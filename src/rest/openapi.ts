@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
 import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import type { ResponseShape, JsonSchema } from './response-shape.js';
@@ -80,7 +81,13 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
       security: [route.auth === 'apiKey' ? { apiKey: [] } : { siteKey: [] }],
       ...(route.scope && { 'x-required-scope': route.scope }),
       parameters: parameters(route),
-      ...(requestBody && { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(requestBody) } } } }),
+      ...(requestBody && {
+        requestBody: {
+          required: true,
+          description: `A JSON object; objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field)`,
+          content: { 'application/json': { schema: toJsonSchema(requestBody) } },
+        },
+      }),
       responses: {
         [String(route.success.status)]: success,
         ...Object.fromEntries((route.success.also ?? []).map((status) => [String(status), { ...success, description: 'Success (see the summary)' }])),

@@ -646,6 +646,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1136,6 +1137,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1500,6 +1502,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -3825,6 +3828,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -4258,6 +4262,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -4921,6 +4926,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -5395,6 +5401,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
             /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
@@ -5484,6 +5508,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
