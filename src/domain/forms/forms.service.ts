@@ -40,7 +40,7 @@ export async function listForms(db: Database, accountId: number, filter: FormLis
   const rows = await db.sql<FormListRow>(Prisma.sql`
     SELECT f."id", f."accountId", f."siteId", f."name", f."type"::text AS "type",
            ${filter.withFields ? Prisma.sql`f."fields"` : Prisma.sql`NULL::jsonb`} AS "fields", f."phi", f."archivedAt",
-           f."submissionCount", f."createdAt", f."updatedAt", s."hostname", count(*) OVER ()::int AS "total"
+           f."submissionCount", f."version", f."createdAt", f."updatedAt", s."hostname", count(*) OVER ()::int AS "total"
     FROM "Form" f LEFT JOIN "Site" s ON s."id" = f."siteId"
     WHERE ${where}
     ORDER BY f."createdAt" DESC, f."id" DESC
@@ -58,6 +58,7 @@ export async function listForms(db: Database, accountId: number, filter: FormLis
     webhookUrl: null,
     archivedAt: row.archivedAt,
     submissionCount: row.submissionCount,
+    version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     site: row.siteId !== null && row.hostname !== null ? { id: row.siteId, hostname: row.hostname } : null,

@@ -3,6 +3,8 @@ import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
 import { bookingSchema, calendarWidgetListItemSchema, calendarWidgetSchema } from '../schemas/widgets.js';
 import { idQueryParam } from './params.js';
+import { BOOKING_STATUSES } from '../../domain/widgets/calendars.service.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 
 export const calendarRoutes: Route[] = [
   {
@@ -34,11 +36,12 @@ export const calendarRoutes: Route[] = [
   {
     method: 'GET',
     path: '/calendar-widgets/{id}/bookings',
-    summary: 'List a calendar widget’s bookings, newest first',
+    summary: 'List a calendar widget’s bookings, newest first; optional status and createdAt window [createdFrom, createdBefore)',
     tag: 'Bookings',
     auth: 'apiKey',
     scope: 'read:bookings',
     paginated: true,
+    query: z.object({ status: z.enum(BOOKING_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'calendar-widget-bookings-list',
     variables: ({ params, query }) => ({ calendarWidgetId: params.id, ...query }),
     respond: (data) => ({ status: 200, body: listOf(bookingSchema).parse(data.calendarWidgetBookings) }),

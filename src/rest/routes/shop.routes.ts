@@ -3,6 +3,8 @@ import type { Route } from '../route.js';
 import { listOf } from '../schemas.js';
 import { ecommerceWidgetListItemSchema, ecommerceWidgetSchema, orderSchema } from '../schemas/widgets.js';
 import { idQueryParam } from './params.js';
+import { ORDER_STATUSES } from '../../domain/widgets/shop.service.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 
 export const shopRoutes: Route[] = [
   {
@@ -34,11 +36,12 @@ export const shopRoutes: Route[] = [
   {
     method: 'GET',
     path: '/ecommerce-widgets/{id}/orders',
-    summary: 'List a shop widget’s widget-mode orders, newest first',
+    summary: 'List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore)',
     tag: 'Orders',
     auth: 'apiKey',
     scope: 'read:orders',
     paginated: true,
+    query: z.object({ status: z.enum(ORDER_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'ecommerce-widget-orders-list',
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
     respond: (data) => ({ status: 200, body: listOf(orderSchema).parse(data.ecommerceWidgetOrders) }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { validationFailed } from '../../errors.js';
 import { isPlainObject } from '../../domain/validation.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 import type { Route } from '../route.js';
 import { listOf, submissionSchema } from '../schemas.js';
 
@@ -10,11 +11,12 @@ export const submissionRoutes: Route[] = [
   {
     method: 'GET',
     path: '/forms/{id}/submissions',
-    summary: 'List a form’s submissions, newest first',
+    summary: 'List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore)',
     tag: 'Submissions',
     auth: 'apiKey',
     scope: 'read:submissions',
     paginated: true,
+    query: z.object(createdRangeQuery),
     operation: 'list-form-submissions',
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
     respond: (data) => ({ status: 200, body: listOf(submissionSchema).parse(data.formSubmissions) }),
