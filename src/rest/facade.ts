@@ -8,6 +8,7 @@ import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
 import type { Route, RouteInput } from './route.js';
 import { parseCanonicalId } from './routes/params.js';
+import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
@@ -29,6 +30,10 @@ function compile(route: Route): CompiledRoute {
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   if (body === undefined) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+function jsonTextResponse(status: number, json: string, headers: Record<string, string>): Response {
+  return new Response(json, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
@@ -69,28 +74,46 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     if (!operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
   }
 
-  async function limit(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
-    const result = await context.deps.rateLimits.hit(bucket, budget, HOUR_MS);
-    if (!result.allowed) throw rateLimitedError(result);
-    return result;
+  const conditionalGets = createConditionalGets();
+
+  /** The budgets a request of this route draws on (decisions §4: per key; per site key, plus its attempts). */
+  function budgets(route: Route, context: RequestContext): [string, number][] {
+    const viewer = context.viewer;
+    if (viewer?.kind === 'site') {
+      const list: [string, number][] = [[`site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR]];
+      if (route.attemptBudget) list.push([`site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR]);
+      return list;
+    }
+    return viewer?.kind === 'apiKey' ? [[`key:${viewer.keyId}`, viewer.rateLimitPerHour]] : [];
   }
 
-  /** Steps up to the rate limit; returns the headers every later response carries. */
-  async function admit(route: Route, request: Request, context: RequestContext): Promise<Record<string, string>> {
+  /**
+   * The rate-limit step: `hit` each budget, or with `peek` (a conditional GET, charged later unless it answers
+   * 304) only look at them; 429 when one is spent. Returns the headers every later response carries.
+   */
+  async function limit(route: Route, context: RequestContext, peek: boolean): Promise<Record<string, string>> {
+    let last: RateLimitResult | undefined;
+    for (const [bucket, budget] of budgets(route, context)) {
+      last = await (peek ? context.deps.rateLimits.peek(bucket, budget, HOUR_MS) : context.deps.rateLimits.hit(bucket, budget, HOUR_MS));
+      if (!last.allowed) throw rateLimitedError(last);
+    }
+    return last ? rateLimitHeaders(last) : {};
+  }
+
+  /** Authenticate → plan gate → rate limit; returns the headers every later response carries. */
+  async function admit(route: Route, request: Request, context: RequestContext, peek: boolean): Promise<Record<string, string>> {
     if (route.auth === 'siteKey') {
       const viewer = await authenticateSiteKey(context.deps, request.headers.get('x-service-site-key'));
       context.viewer = viewer;
       context.log.accountId = viewer.accountId;
-      let result = await limit(context, `site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR);
-      if (route.attemptBudget) result = await limit(context, `site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR);
-      return rateLimitHeaders(result);
+    } else {
+      const viewer = await authenticateApiKey(context.deps, request.headers.get('authorization'));
+      context.viewer = viewer;
+      context.log.accountId = viewer.accountId;
+      context.log.keyId = viewer.keyId;
+      if (route.planGate !== false) assertPlanAllowsApi(viewer);
     }
-    const viewer = await authenticateApiKey(context.deps, request.headers.get('authorization'));
-    context.viewer = viewer;
-    context.log.accountId = viewer.accountId;
-    context.log.keyId = viewer.keyId;
-    if (route.planGate !== false) assertPlanAllowsApi(viewer);
-    return rateLimitHeaders(await limit(context, `key:${viewer.keyId}`, viewer.rateLimitPerHour));
+    return limit(route, context, peek);
   }
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
@@ -107,8 +130,16 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     context.log.route = `${route.method} /v1${route.path}`;
 
     let headers: Record<string, string> = {};
+    // Conditional GET (decisions §6.2): the budget is only peeked at until the answer is known not to be a 304.
+    const condition = route.method === 'GET' ? parseIfNoneMatch(request.headers.get('if-none-match')) : null;
+    let charged = condition === null;
+    const charge = async (): Promise<void> => {
+      if (charged) return;
+      charged = true;
+      context.responseHeaders = headers = await limit(route, context, false);
+    };
     try {
-      headers = await admit(route, request, context);
+      headers = await admit(route, request, context, !charged);
       // Kept on the context too, so that even a 500 after this step carries the budget headers.
       context.responseHeaders = headers;
       if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
@@ -122,12 +153,34 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
         body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
+      // ── conditional-request hook (src/rest/conditional.ts) ──
+      const known = condition && (await conditionalGets.shortcut(route, context, input, condition));
+      if (known) return notModified(known, headers);
       const data = await runOperation(operations, route.operation, context, route.variables(input));
       const result = route.respond(data, input);
+      if (route.method === 'GET' && result.status === 200) {
+        const json = JSON.stringify(result.body);
+        const etag = conditionalGets.settle(route, context, input, json);
+        if (condition && matches(condition, etag)) return notModified(etag, headers);
+        await charge();
+        return jsonTextResponse(200, json, { ...headers, ...result.headers, ...CACHE_HEADERS, ETag: etag });
+      }
+      // ── end of the hook ──
       return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
     } catch (error) {
-      // 401 and 402 come before the rate-limit step, so `headers` is still empty for them.
-      if (error instanceof AppError) return errorResponse(error, headers);
+      // 401 and 402 come before the rate-limit step, so `headers` is still empty for them. A conditional GET that
+      // fails after its peek is charged like any request (or refused, if the budget ran out meanwhile).
+      if (error instanceof AppError) {
+        if (!charged && Object.keys(headers).length) {
+          try {
+            await charge();
+          } catch (refused) {
+            if (refused instanceof AppError) return errorResponse(refused);
+            throw refused;
+          }
+        }
+        return errorResponse(error, headers);
+      }
       throw error;
     }
   }

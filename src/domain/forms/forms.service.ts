@@ -4,6 +4,7 @@ import { Prisma, type Form, type Plan, type PrismaClient } from '../../generated
 import { recordEvent } from '../webhooks/events.service.js';
 import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
 import { formTypeValue, toFormV1, type FormWithSite } from './form.mapper.js';
+import { bumpFormVersion } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /** Forms + calendar widgets per site, archived forms not counted (decisions §4). */
@@ -157,6 +158,7 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
         ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
         ...(restoring && { archivedAt: null }),
         ...(archiving && { archivedAt: new Date() }),
+        ...bumpFormVersion,
       },
       include: WITH_SITE,
     });
@@ -172,7 +174,7 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
 export async function archiveForm(prisma: PrismaClient, accountId: number, id: number): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
-    await tx.form.update({ where: { id }, data: { archivedAt: new Date() } });
+    await tx.form.update({ where: { id }, data: { archivedAt: new Date(), ...bumpFormVersion } });
     await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
   });
 }

@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxInsertSql } from '../webhooks/events.service.js';
+import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
@@ -226,7 +227,7 @@ export async function ingestSubmission(
                 ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
         RETURNING "id"
       ), counted AS (
-        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}
+        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1, ${FORM_VERSION_BUMP} WHERE "id" = ${formId}
       ), claimed AS (
         UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
         WHERE "id" = ${recordId ?? 0}
