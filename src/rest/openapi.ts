@@ -12,6 +12,13 @@ const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => 
 
 const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
+/** Decisions §6.2: on every 200 and 304 answer to a GET. */
+const CONDITIONAL_HEADERS = ['ETag', 'Cache-Control', 'Vary'];
+const notModifiedResponse = {
+  description: 'Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used',
+  headers: Object.fromEntries([...CONDITIONAL_HEADERS, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { schema: { type: 'string' } }])),
+};
+
 function parameters(route: Route): JsonSchema[] {
   const list: JsonSchema[] = [];
   if (route.path.includes('{id}')) list.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
@@ -20,9 +27,19 @@ function parameters(route: Route): JsonSchema[] {
     list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'values above 100 are clamped to 100' });
   }
   for (const [name, schema] of Object.entries(route.query?.shape ?? {})) {
-    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType, 'input') });
+    const description = (schema as z.ZodType).description;
+    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType, 'input'), ...(description && { description }) });
   }
   for (const name of route.requestHeaders ?? []) list.push({ name, in: 'header', required: false, schema: { type: 'string', maxLength: 256 } });
+  if (route.method === 'GET') {
+    list.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget',
+      schema: { type: 'string' },
+    });
+  }
   return list;
 }
 
@@ -34,8 +51,9 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
     const success: JsonSchema = route.success.schema
       ? { description: 'Success', content: { 'application/json': { schema: toJsonSchema(route.success.schema, 'output') } } }
       : { description: 'No content' };
-    if (route.success.headers?.length) {
-      success.headers = Object.fromEntries(route.success.headers.map((name) => [name, { schema: { type: 'string' } }]));
+    const successHeaders = [...(route.success.headers ?? []), ...(route.method === 'GET' ? CONDITIONAL_HEADERS : [])];
+    if (successHeaders.length) {
+      success.headers = Object.fromEntries(successHeaders.map((name) => [name, { schema: { type: 'string' } }]));
     }
     const operation: JsonSchema = {
       operationId: route.operation,
@@ -49,6 +67,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       }),
       responses: {
         [String(route.success.status)]: success,
+        ...(route.method === 'GET' && { '304': notModifiedResponse }),
         ...Object.fromEntries(errorStatuses.map((status) => [String(status), errorResponse])),
       },
     };

@@ -204,3 +204,21 @@ describe('statement counts of a 304', () => {
     },
   );
 });
+
+describe('GET /v1/openapi.json', () => {
+  it('documents the list filters, If-None-Match, the 304 and the ETag on every GET', async () => {
+    const doc = (await t.request('GET', '/v1/openapi.json')).body;
+    const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
+    expect(names('/forms/{id}/submissions')).toEqual(expect.arrayContaining(['createdFrom', 'createdBefore', 'If-None-Match']));
+    expect(names('/calendar-widgets/{id}/bookings')).toEqual(expect.arrayContaining(['status', 'createdFrom', 'createdBefore']));
+    expect(names('/ecommerce-widgets/{id}/orders')).toEqual(expect.arrayContaining(['status', 'createdFrom', 'createdBefore']));
+    const status = doc.paths['/ecommerce-widgets/{id}/orders'].get.parameters.find((p: { name: string }) => p.name === 'status');
+    expect(status.schema.enum).toStrictEqual(['paid', 'shipped', 'refunded', 'failed']);
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
+      const getOperation = operations.get;
+      if (!getOperation) continue;
+      expect(getOperation.responses['304'], path).toBeDefined();
+      expect(getOperation.responses['200']?.headers, path).toHaveProperty('ETag');
+    }
+  });
+});
