@@ -1,0 +1,1 @@
+export function verifyWebhook(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string, nowSeconds?: number): boolean;
