@@ -20,7 +20,11 @@ beforeAll(async () => {
     sites: [
       siteFixture({
         ...widgetsSite({ ref: 'main', domain: 'acme.example' }),
-        forms: [formFixture({ submissions: [{ formData: { Name: 'Ada' } }] }), formFixture({ ref: 'other', name: 'Other' })],
+        forms: [
+          formFixture({ submissions: [{ formData: { Name: 'Ada' } }] }),
+          formFixture({ ref: 'other', name: 'Other' }),
+          formFixture({ ref: 'phi', name: 'Intake', phi: true, submissions: [{ formData: { Name: 'Pat' } }] }),
+        ],
       }),
     ],
   });
@@ -178,6 +182,18 @@ describe('the tag changes with every write the body shows', () => {
     expect(after.status).toBe(200);
     expect(after.body.verified).toBe(false);
     expect(after.headers.get('etag')).not.toBe(etag);
+  });
+});
+
+describe('PHI', () => {
+  it('audits every revalidation of a PHI form’s submissions: its 304s are decided from the body, never from the version alone', async () => {
+    const path = `/v1/forms/${acme.forms.phi!.id}/submissions`;
+    const audits = () => t.db.prisma.auditEvent.count({ where: { accountId: acme.id } });
+    const etag = (await get(path)).headers.get('etag')!;
+    const before = await audits();
+    expect((await get(path, ifNoneMatch(etag))).status).toBe(304);
+    expect((await get(path, ifNoneMatch(etag))).status).toBe(304);
+    expect(await audits()).toBe(before + 2);
   });
 });
 
