@@ -34,6 +34,8 @@ export function parseIsoTimestamp(raw: string): Date | null {
  */
 export const isoTimestampParam = z
   .string()
+  // An unencoded `+01:00` arrives as ` 01:00` (a `+` in a query string means a space): read it as meant.
+  .transform((raw) => raw.replace(/ (\d{2}:\d{2})$/, '+$1'))
   .refine((raw) => parseIsoTimestamp(raw) !== null, 'must be an ISO 8601 date-time with an offset or Z, e.g. 2026-01-31T00:00:00Z');
 
 export const createdRangeQuery = {

@@ -70,6 +70,9 @@ describe('GET /v1/forms/{id}/submissions with createdFrom / createdBefore', () =
     const from = await get(`/v1/forms/${formId}/submissions?createdFrom=${encodeURIComponent('2026-01-25T13:00:00+01:00')}`);
     expect(from.body.pagination.total).toBe(6);
     expect(names(from.body).at(-1)).toBe('S25');
+    // The same offset sent unencoded: its `+` arrives as a space and is read as the offset it was.
+    const unencoded = await get(`/v1/forms/${formId}/submissions?createdFrom=2026-01-25T13:00:00+01:00`);
+    expect(unencoded.body.pagination.total).toBe(6);
   });
 
   it('answers the same page over GraphQL with the same-named arguments', async () => {
