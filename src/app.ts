@@ -10,8 +10,10 @@ import { RedisRateLimitStore } from './infra/rate-limit.js';
 import { errorResponse, jsonResponse, createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
+import { referenceResponse } from './rest/reference-page.js';
 import { routes } from './rest/routes.js';
 import { toSchema } from './schema/index.js';
+import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 
 export interface App {
@@ -20,7 +22,7 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-const GRAPHIQL_QUERY = `# Set the header {"Authorization": "Bearer <your API key>"} below.
+const GRAPHIQL_QUERY = `# Replace svc_live_… in the Headers tab below with your API key (npm start prints the demo's once).
 query Dashboard {
   forms(limit: 10) {
     data { id name submissionCount domain { domain } latestSubmissions(limit: 3) { id createdAt } }
@@ -28,6 +30,8 @@ query Dashboard {
   }
 }
 `;
+
+const GRAPHIQL_HEADERS = '{"Authorization": "Bearer svc_live_…"}';
 
 /** Error details that are safe to log: no query arguments (Prisma prints them), hence no customer data. */
 function describeError(error: unknown): Record<string, unknown> {
@@ -40,11 +44,12 @@ export function log(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 }
 
-export function createApp(deps: AppDeps): App {
+/** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
+export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   const schema = toSchema();
   const operations = loadOperations(schema);
-  const rest = createRestFacade(operations, routes);
-  const openapi = JSON.stringify(buildOpenApi(routes));
+  const rest = createRestFacade(schema, operations, routes);
+  const openapi = JSON.stringify(buildOpenApi(routes, rest.shapes));
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
     redis: deps.rateLimits instanceof RedisRateLimitStore ? deps.rateLimits.client : null,
@@ -57,7 +62,14 @@ export function createApp(deps: AppDeps): App {
     maskedErrors: true,
     // The self-contained GraphiQL bundle is ~30 MB of heap once loaded: only a browser opening /graphql pays for it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    graphiql: { title: 'widgets-gateway GraphiQL', defaultQuery: GRAPHIQL_QUERY },
+    // A placeholder, never a real key: the page is served without auth, so whatever it embeds is public.
+    graphiql: {
+      title: 'widgets-gateway GraphiQL',
+      defaultQuery: GRAPHIQL_QUERY,
+      headers: GRAPHIQL_HEADERS,
+      defaultHeaders: GRAPHIQL_HEADERS,
+      defaultEditorToolsVisibility: 'headers',
+    },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
     // Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
     plugins: [useGraphQlJit(), useResponseHeaders()],
@@ -67,6 +79,7 @@ export function createApp(deps: AppDeps): App {
     const { pathname } = new URL(request.url);
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
     if (pathname === '/readyz') {
+      if (options.readiness?.draining) return jsonResponse(503, { status: 'draining' });
       try {
         await deps.db.sql(Prisma.sql`SELECT 1`);
         return jsonResponse(200, { status: 'ready' });
@@ -81,6 +94,11 @@ export function createApp(deps: AppDeps): App {
     if (pathname === '/v1/openapi.json' && request.method === 'GET') {
       context.log.route = 'GET /v1/openapi.json';
       return new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    }
+    if ((pathname === '/docs' || pathname.startsWith('/docs/')) && request.method === 'GET') {
+      context.log.route = `GET ${pathname}`;
+      const page = await referenceResponse(pathname);
+      if (page) return page;
     }
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest.handle(request, context);
     return errorResponse(new AppError('not_found'));

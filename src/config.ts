@@ -20,6 +20,10 @@ export interface Config {
   outboundTestResolve: string | null;
   outboundTestCa: string | null;
   logRequests: boolean;
+  /** SIGTERM: how long /readyz answers 503 while new connections are still served, before the listener closes. */
+  shutdownDelayMs: number;
+  /** The bound on finishing in-flight requests and jobs once the listener closed; what is left is then cut. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -32,6 +36,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
   if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function milliseconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 3_600_000) throw new ConfigError(`${name} must be a whole number of milliseconds, got "${raw}"`);
+  return value;
 }
 
 function decodeSecret(raw: string): Buffer {
@@ -82,5 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTestResolve,
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
+    shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
+    shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };
 }

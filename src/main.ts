@@ -1,7 +1,8 @@
 import { createApp, log } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError, openDatabase } from './infra/db.js';
-import { closeServer, createHttpServer } from './server.js';
+import { trackConnections } from './http-drain.js';
+import { createHttpServer } from './server.js';
 import { createDemoData, isDatabaseEmpty, type DemoData } from './fixtures/demo.service.js';
 import { startJobQueue } from './infra/jobs.js';
 import { createOutboundFetcher } from './infra/outbound-fetch.js';
@@ -10,6 +11,7 @@ import { PhiCipher } from './infra/phi-crypto.js';
 import { createRateLimitStore } from './infra/rate-limit.js';
 import { KeyHasher } from './infra/secrets.js';
 import { applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
+import { onStopSignal, runShutdown } from './shutdown.js';
 
 function printDemo(demo: DemoData, baseUrl: string): void {
   const lines = [
@@ -36,8 +38,10 @@ async function main(): Promise<void> {
   // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = await createRateLimitStore(config);
-  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher });
+  const readiness = { draining: false };
+  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher }, { readiness });
   const server = createHttpServer(app);
+  const http = trackConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
@@ -49,21 +53,29 @@ async function main(): Promise<void> {
   if (demo) printDemo(demo, baseUrl);
   log({ level: 'info', msg: 'listening', url: baseUrl, database: db.kind, migrationsApplied: applied.length, worker: worker !== null });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log({ level: 'info', msg: 'stopping', signal });
-    await closeServer(server);
-    await worker?.stop();
-    await queue.stop();
-    await rateLimits.close();
-    await db.close();
-    log({ level: 'info', msg: 'stopped' });
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  onStopSignal(async (signal) => {
+    // Readiness first: /readyz answers 503 and responses close their connections while the listener stays open.
+    readiness.draining = true;
+    http.startDraining();
+    log({ level: 'info', msg: 'stopping', signal, inFlight: http.inFlight });
+    const code = await runShutdown(
+      {
+        drain: [
+          { name: 'http', run: (msLeft) => http.close(Date.now() + msLeft) },
+          { name: 'jobs', run: async (msLeft) => worker?.stop({ timeoutMs: msLeft }) },
+        ],
+        close: [
+          // Fails jobs still running (past the deadline) back to the queue, then closes pg-boss's connections.
+          { name: 'queue', run: (msLeft) => queue.stop({ graceful: true, timeoutMs: msLeft }) },
+          { name: 'redis', run: () => rateLimits.close() },
+          { name: 'database', run: () => db.close() },
+        ],
+      },
+      { delayMs: signal === 'SIGTERM' ? config.shutdownDelayMs : 0, timeoutMs: config.shutdownTimeoutMs, log },
+    );
+    log({ level: 'info', msg: 'stopped', drained: code === 0 });
+    return code;
+  });
 }
 
 main().catch((error: unknown) => {

@@ -6,11 +6,3 @@ import type { App } from './app.js';
 export function createHttpServer(app: App): Server {
   return createServer(createServerAdapter((request: Request) => app.fetch(request)));
 }
-
-/** Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets. */
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeIdleConnections();
-  });
-}

@@ -108,6 +108,7 @@ describe('import of the decisions §3 example', () => {
         verifiedAt: d('2026-01-01T00:00:00.000Z'),
         lastCheckedAt: null,
         failedChecks: 0,
+        demo: false,
         createdAt: importedAt,
         updatedAt: importedAt,
       },
@@ -497,7 +498,7 @@ describe('import of bad fixtures', () => {
 });
 
 describe('demo data', () => {
-  it('creates a pro account, a verified production site, a form and an all-scope key on an empty database', async () => {
+  it('creates a pro account, a verified production demo site with forms and widgets, and an all-scope key on an empty database', async () => {
     expect(await isDatabaseEmpty(db.prisma)).toBe(true);
     const demo = await createDemoData(db.prisma, testHasher);
     expect(await isDatabaseEmpty(db.prisma)).toBe(false);
@@ -511,17 +512,24 @@ describe('demo data', () => {
     const account = await db.prisma.account.findUniqueOrThrow({ where: { id: demo.accountId } });
     expect(account.plan).toBe('pro');
     const site = await db.prisma.site.findUniqueOrThrow({ where: { id: demo.siteId } });
-    expect([site.hostname, site.environment, site.verified, site.method, site.siteKeyHash]).toStrictEqual([
+    expect([site.hostname, site.environment, site.verified, site.method, site.demo, site.siteKeyHash]).toStrictEqual([
       'demo.widgets.example',
       'production',
       true,
       'dns_txt',
+      true,
       testHasher.hash(demo.siteKey),
     ]);
     expect(site.verifiedAt).toBeInstanceOf(Date);
     const key = await db.prisma.apiKey.findFirstOrThrow({ where: { accountId: demo.accountId } });
     expect([key.keyHash, key.scopes]).toStrictEqual([testHasher.hash(demo.apiKey), [...SCOPES]]);
     const form = await db.prisma.form.findUniqueOrThrow({ where: { id: demo.formId } });
-    expect([form.siteId, (form.fields as unknown[]).length]).toStrictEqual([demo.siteId, 3]);
+    expect([form.name, form.siteId, (form.fields as unknown[]).length]).toStrictEqual(['Contact us', demo.siteId, 4]);
+    // Counters match the rows, as an ingest would have left them.
+    const forms = await db.prisma.form.findMany({ orderBy: { id: 'asc' }, select: { submissionCount: true, _count: { select: { submissions: true } } } });
+    expect(forms.map((f) => [f.submissionCount, f._count.submissions])).toStrictEqual([[18, 18], [12, 12], [9, 9]]);
+    expect(await db.prisma.booking.count()).toBe(12);
+    expect(await db.prisma.order.count({ where: { collectionId: null } })).toBe(10);
+    expect(await db.prisma.order.count({ where: { collectionId: { not: null } } })).toBe(6);
   });
 });

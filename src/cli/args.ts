@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AppError } from '../errors.js';
 import { usageError } from './cli-error.js';
+import { parseIdText } from '../domain/validation.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -35,12 +36,11 @@ export function optionalString(parsed: Parsed, name: string): string | undefined
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Ids are canonical decimal integers 1 … 2147483647 (decisions §5). */
+/** Ids are canonical decimal integers 1 … 2147483647 (decisions §5): the one id rule of src/domain/validation.ts. */
 export function parseId(raw: string | undefined, label: string): number {
-  if (raw === undefined || !/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) {
-    throw usageError(`${label} must be a positive integer, got "${raw ?? ''}"`);
-  }
-  return Number(raw);
+  const id = parseIdText(raw);
+  if (id === null) throw usageError(`${label} must be a positive integer, got "${raw ?? ''}"`);
+  return id;
 }
 
 export function invalid(field: string, message: string): AppError {

@@ -3,6 +3,7 @@ import { issueApiKey, listApiKeys, revokeApiKey } from '../domain/accounts/api-k
 import { invalid, optionalString, parse, parseId, requireString } from './args.js';
 import { usageError } from './cli-error.js';
 import type { Action } from './command.js';
+import { parseIdText } from '../domain/validation.js';
 
 const CREATE = 'keys create --account ID [--scopes s1,s2] [--expires-at ISO] [--rate-limit N] [--name TEXT]';
 const REVOKE = 'keys revoke KEY_ID';
@@ -29,8 +30,10 @@ function parseExpiresAt(raw: string | undefined): Date | null {
 
 function parseRateLimit(raw: string | undefined): number | null {
   if (raw === undefined) return null;
-  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw invalid('--rate-limit', 'must be a positive integer');
-  return Number(raw);
+  // A budget has an id's range (a positive int4): the same canonical rule.
+  const limit = parseIdText(raw);
+  if (limit === null) throw invalid('--rate-limit', 'must be a positive integer');
+  return limit;
 }
 
 export function keysCommand(args: string[]): Action {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/server';
 import type { RequestContext } from '../context.js';
 import { accountFormsVersion, formVersion } from '../domain/forms/form-version.js';
-import type { Route, RouteInput } from './route.js';
+import type { Route, ParsedInput } from './route.js';
 
 /*
  * Decisions §6.2, conditional GETs. The ETag is a hash of the body itself, so it changes exactly when the body
@@ -44,7 +44,7 @@ export function notModified(etag: string, headers: Record<string, string>): Resp
  * A version for a route's body read without building it; null when the body must be built (an absent resource,
  * which answers 404 as usual, or a PHI form's submissions, whose every read is audited, decisions §4).
  */
-type Validator = (context: RequestContext, input: RouteInput) => Promise<string | null>;
+type Validator = (context: RequestContext, input: ParsedInput) => Promise<string | null>;
 
 const accountId = (context: RequestContext): number | null => (context.viewer?.kind === 'apiKey' ? context.viewer.accountId : null);
 
@@ -74,18 +74,18 @@ const MAX_REMEMBERED = 10_000;
 
 export interface ConditionalGets {
   /** The tag for a 304 decided from the route's version alone, or null (then build the body and `settle`). */
-  shortcut(route: Route, context: RequestContext, input: RouteInput, condition: IfNoneMatch): Promise<string | null>;
+  shortcut(route: Route, context: RequestContext, input: ParsedInput, condition: IfNoneMatch): Promise<string | null>;
   /** After the body is built: its tag, remembered against the version read before it. */
-  settle(route: Route, context: RequestContext, input: RouteInput, json: string): string;
+  settle(route: Route, context: RequestContext, input: ParsedInput, json: string): string;
 }
 
 export function createConditionalGets(): ConditionalGets {
   const remembered = new Map<string, { version: string; etag: string }>();
   // The version read by `shortcut` for this request, so that `settle` remembers the tag against it (a version
   // read BEFORE the body: a write in between moves the version on, so the pair can only be stale, never wrong).
-  const versions = new WeakMap<RouteInput, { key: string; version: string }>();
+  const versions = new WeakMap<ParsedInput, { key: string; version: string }>();
 
-  const keyOf = (route: Route, context: RequestContext, input: RouteInput): string =>
+  const keyOf = (route: Route, context: RequestContext, input: ParsedInput): string =>
     `${accountId(context)} ${route.method} ${route.path} ${input.params.id ?? ''} ${JSON.stringify(input.query)}`;
 
   return {

@@ -1,13 +1,15 @@
 import { Response } from '@whatwg-node/server';
+import type { GraphQLSchema } from 'graphql';
+import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertPlanAllowsApi, assertScope, authenticateApiKey, authenticateSiteKey, SITE_ATTEMPT_BUDGET_PER_HOUR, SITE_KEY_BUDGET_PER_HOUR } from '../gate/authenticate.js';
+import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders, type RateLimitResult } from '../infra/rate-limit.js';
 import { parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
-import type { Route, RouteInput } from './route.js';
-import { parseCanonicalId } from './routes/params.js';
+import { compileResponseShape, type ResponseShape } from './response-shape.js';
+import type { BodyValidator, ParsedInput, Route } from './route.js';
+import { parseIdText } from '../domain/validation.js';
 import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
@@ -59,62 +61,36 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
   return { ...page, ...extra };
 }
 
+function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {
+  return validator instanceof z.ZodType ? parseInput(validator, value) : validator.parse(value);
+}
+
 export interface RestFacade {
   routes: Route[];
+  /** Each route's body, read from its operation's selection: what it answers and what OpenAPI documents. */
+  shapes: Map<Route, ResponseShape>;
   handle(request: Request, context: RequestContext): Promise<Response>;
+}
+
+/** Each route's response shape, compiled from its pinned operation against the schema (fails start on a mismatch). */
+export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): Map<Route, ResponseShape> {
+  return new Map(
+    routes.map((route) => {
+      const operation = operations.get(route.operation);
+      if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+      return [route, compileResponseShape(schema, operation.document, route.shape)];
+    }),
+  );
 }
 
 /**
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(operations: OperationStore, routes: Route[]): RestFacade {
+export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): RestFacade {
   const compiled = routes.map(compile);
-  for (const route of routes) {
-    if (!operations.has(route.operation)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-  }
-
+  const shapes = compileShapes(schema, operations, routes);
   const conditionalGets = createConditionalGets();
-
-  /** The budgets a request of this route draws on (decisions §4: per key; per site key, plus its attempts). */
-  function budgets(route: Route, context: RequestContext): [string, number][] {
-    const viewer = context.viewer;
-    if (viewer?.kind === 'site') {
-      const list: [string, number][] = [[`site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR]];
-      if (route.attemptBudget) list.push([`site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR]);
-      return list;
-    }
-    return viewer?.kind === 'apiKey' ? [[`key:${viewer.keyId}`, viewer.rateLimitPerHour]] : [];
-  }
-
-  /**
-   * The rate-limit step: `hit` each budget, or with `peek` (a conditional GET, charged later unless it answers
-   * 304) only look at them; 429 when one is spent. Returns the headers every later response carries.
-   */
-  async function limit(route: Route, context: RequestContext, peek: boolean): Promise<Record<string, string>> {
-    let last: RateLimitResult | undefined;
-    for (const [bucket, budget] of budgets(route, context)) {
-      last = await (peek ? context.deps.rateLimits.peek(bucket, budget, HOUR_MS) : context.deps.rateLimits.hit(bucket, budget, HOUR_MS));
-      if (!last.allowed) throw rateLimitedError(last);
-    }
-    return last ? rateLimitHeaders(last) : {};
-  }
-
-  /** Authenticate → plan gate → rate limit; returns the headers every later response carries. */
-  async function admit(route: Route, request: Request, context: RequestContext, peek: boolean): Promise<Record<string, string>> {
-    if (route.auth === 'siteKey') {
-      const viewer = await authenticateSiteKey(context.deps, request.headers.get('x-service-site-key'));
-      context.viewer = viewer;
-      context.log.accountId = viewer.accountId;
-    } else {
-      const viewer = await authenticateApiKey(context.deps, request.headers.get('authorization'));
-      context.viewer = viewer;
-      context.log.accountId = viewer.accountId;
-      context.log.keyId = viewer.keyId;
-      if (route.planGate !== false) assertPlanAllowsApi(viewer);
-    }
-    return limit(route, context, peek);
-  }
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
     const url = new URL(request.url);
@@ -129,61 +105,61 @@ export function createRestFacade(operations: OperationStore, routes: Route[]): R
     const { route, pattern } = found;
     context.log.route = `${route.method} /v1${route.path}`;
 
-    let headers: Record<string, string> = {};
     // Conditional GET (decisions §6.2): the budget is only peeked at until the answer is known not to be a 304.
     const condition = route.method === 'GET' ? parseIfNoneMatch(request.headers.get('if-none-match')) : null;
+    const gate: AdmitOptions = { peek: condition !== null };
     let charged = condition === null;
     const charge = async (): Promise<void> => {
       if (charged) return;
       charged = true;
-      context.responseHeaders = headers = await limit(route, context, false);
+      await chargeBudget(route, context);
     };
     try {
-      headers = await admit(route, request, context, !charged);
-      // Kept on the context too, so that even a 500 after this step carries the budget headers.
-      context.responseHeaders = headers;
-      if (route.auth === 'apiKey' && route.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, route.scope);
+      await admit(route, request.headers, context, gate);
 
       const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parseCanonicalId(decodeURIComponent(rawId));
+      const id = rawId === undefined ? undefined : parseIdText(decodeURIComponent(rawId));
       if (id === null) throw new AppError('invalid_id');
-      const input: RouteInput = {
+      const input: ParsedInput = {
         params: id === undefined ? {} : { id },
         query: parseQuery(route, url),
-        body: route.body ? route.body.parse(await readJsonBody(request)) : undefined,
+        body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
       // ── conditional-request hook (src/rest/conditional.ts) ──
       const known = condition && (await conditionalGets.shortcut(route, context, input, condition));
-      if (known) return notModified(known, headers);
+      if (known) return notModified(known, context.responseHeaders);
       const data = await runOperation(operations, route.operation, context, route.variables(input));
-      const result = route.respond(data, input);
-      if (route.method === 'GET' && result.status === 200) {
-        const json = JSON.stringify(result.body);
+      const shape = shapes.get(route);
+      const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
+      const outcome = route.outcome?.(data, body);
+      const status = outcome?.status ?? route.success.status;
+      if (route.method === 'GET' && status === 200 && body !== undefined) {
+        const json = JSON.stringify(body);
         const etag = conditionalGets.settle(route, context, input, json);
-        if (condition && matches(condition, etag)) return notModified(etag, headers);
+        if (condition && matches(condition, etag)) return notModified(etag, context.responseHeaders);
         await charge();
-        return jsonTextResponse(200, json, { ...headers, ...result.headers, ...CACHE_HEADERS, ETag: etag });
+        return jsonTextResponse(200, json, { ...context.responseHeaders, ...outcome?.headers, ...CACHE_HEADERS, ETag: etag });
       }
       // ── end of the hook ──
-      return jsonResponse(result.status, result.body, { ...headers, ...result.headers });
+      return jsonResponse(status, body, { ...context.responseHeaders, ...outcome?.headers });
     } catch (error) {
-      // 401 and 402 come before the rate-limit step, so `headers` is still empty for them. A conditional GET that
-      // fails after its peek is charged like any request (or refused, if the budget ran out meanwhile).
+      // 401 and 402 come before the rate-limit step, so the context has no budget headers for them. A conditional
+      // GET that fails after its peek passed is charged like any request (or refused, if the budget ran out meanwhile).
       if (error instanceof AppError) {
-        if (!charged && Object.keys(headers).length) {
+        if (!charged && gate.peeked) {
           try {
             await charge();
           } catch (refused) {
-            if (refused instanceof AppError) return errorResponse(refused);
+            if (refused instanceof AppError) return errorResponse(refused, context.responseHeaders);
             throw refused;
           }
         }
-        return errorResponse(error, headers);
+        return errorResponse(error, context.responseHeaders);
       }
       throw error;
     }
   }
 
-  return { routes, handle };
+  return { routes, shapes, handle };
 }

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors.js';
+import type { ResponseShape, JsonSchema } from './response-shape.js';
 import type { Route } from './route.js';
-import { errorSchema } from './schemas.js';
 
-type JsonSchema = Record<string, unknown>;
-
-const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+const toJsonSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
 
@@ -19,6 +17,14 @@ const notModifiedResponse = {
   headers: Object.fromEntries([...CONDITIONAL_HEADERS, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { schema: { type: 'string' } }])),
 };
 
+/** The v1 error envelope: `error`, `code` and the context fields of that code. */
+const errorSchema: JsonSchema = {
+  type: 'object',
+  properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } },
+  required: ['error', 'code'],
+  additionalProperties: {},
+};
+
 function parameters(route: Route): JsonSchema[] {
   const list: JsonSchema[] = [];
   if (route.path.includes('{id}')) list.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
@@ -28,7 +34,7 @@ function parameters(route: Route): JsonSchema[] {
   }
   for (const [name, schema] of Object.entries(route.query?.shape ?? {})) {
     const description = (schema as z.ZodType).description;
-    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType, 'input'), ...(description && { description }) });
+    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType), ...(description && { description }) });
   }
   for (const name of route.requestHeaders ?? []) list.push({ name, in: 'header', required: false, schema: { type: 'string', maxLength: 256 } });
   if (route.method === 'GET') {
@@ -43,18 +49,21 @@ function parameters(route: Route): JsonSchema[] {
   return list;
 }
 
-/** OpenAPI 3.1 of every v1 route, generated from the route table and the schemas that validate requests. */
-export function buildOpenApi(routes: Route[]): JsonSchema {
+/**
+ * OpenAPI 3.1 of every v1 route, generated from the route table: request parts from the schemas that validate
+ * them, response bodies from each route's pinned operation (its ResponseShape), so nothing here is written twice.
+ */
+export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const errorStatuses = route.auth === 'apiKey' ? [400, 401, 402, 403, 404, 429, 500] : [401, 404, 429, 500];
-    const success: JsonSchema = route.success.schema
-      ? { description: 'Success', content: { 'application/json': { schema: toJsonSchema(route.success.schema, 'output') } } }
-      : { description: 'No content' };
+    const body = shapes.get(route)?.schema;
+    const success: JsonSchema = body ? { description: 'Success', content: { 'application/json': { schema: body } } } : { description: 'No content' };
     const successHeaders = [...(route.success.headers ?? []), ...(route.method === 'GET' ? CONDITIONAL_HEADERS : [])];
     if (successHeaders.length) {
       success.headers = Object.fromEntries(successHeaders.map((name) => [name, { schema: { type: 'string' } }]));
     }
+    const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
       operationId: route.operation,
       summary: route.summary,
@@ -62,9 +71,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       security: [route.auth === 'apiKey' ? { apiKey: [] } : { siteKey: [] }],
       ...(route.scope && { 'x-required-scope': route.scope }),
       parameters: parameters(route),
-      ...(route.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body.schema, 'input') } } },
-      }),
+      ...(requestBody && { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(requestBody) } } } }),
       responses: {
         [String(route.success.status)]: success,
         ...(route.method === 'GET' && { '304': notModifiedResponse }),
@@ -75,7 +82,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Embeddable Widgets Service API', version: '1.0.0' },
+    info: { title: 'Embeddable Widgets Service API', version: '1.0.0', license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: '/v1' }],
     paths,
     components: {
@@ -83,9 +90,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_ API key' },
         siteKey: { type: 'apiKey', in: 'header', name: 'X-Service-Site-Key' },
       },
-      schemas: {
-        Error: { ...toJsonSchema(errorSchema, 'output'), properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } } },
-      },
+      schemas: { Error: errorSchema },
     },
   };
 }

@@ -1,74 +1,105 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, validate, type GraphQLSchema } from 'graphql';
+import { Kind, parse, validate, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
+import type { OperationName } from './route.js';
 
 const OPERATIONS_DIR = fileURLToPath(new URL('./operations', import.meta.url));
+
+export interface PinnedOperation {
+  /** The operation with every fragment it spreads, directly or through other fragments. */
+  document: DocumentNode;
+  compiled: CompiledQuery;
+}
 
 /**
  * The pinned operations, parsed, validated and compiled (graphql-jit) once at start: a request only runs the
  * compiled function, with the same schema, resolvers and context as POST /graphql.
  */
-export type OperationStore = Map<string, CompiledQuery>;
+export type OperationStore = Map<string, PinnedOperation>;
+
+interface OperationFiles {
+  operations: Map<string, DefinitionNode>;
+  fragments: Map<string, FragmentDefinitionNode>;
+}
+
+const filesCache = new Map<string, OperationFiles>();
+
+function readFiles(dir: string): OperationFiles {
+  const cached = filesCache.get(dir);
+  if (cached) return cached;
+  const files: OperationFiles = { operations: new Map(), fragments: new Map() };
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.graphql'))) {
+    for (const definition of parse(readFileSync(join(dir, file), 'utf8')).definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) files.fragments.set(definition.name.value, definition);
+      else files.operations.set(file.replace(/\.graphql$/, ''), definition);
+    }
+  }
+  filesCache.set(dir, files);
+  return files;
+}
+
+/** A definition with the fragments it needs, closed over spreads inside fragments. */
+function closeOver(root: DefinitionNode, fragments: Map<string, FragmentDefinitionNode>): DocumentNode {
+  const definitions: DefinitionNode[] = [root];
+  const used = new Set<string>();
+  for (let i = 0; i < definitions.length; i++) {
+    visit(definitions[i]!, {
+      FragmentSpread(node) {
+        const fragment = fragments.get(node.name.value);
+        if (!fragment) throw new Error(`Unknown fragment ${node.name.value}`);
+        if (!used.has(node.name.value)) {
+          used.add(node.name.value);
+          definitions.push(fragment);
+        }
+      },
+    });
+  }
+  return { kind: Kind.DOCUMENT, definitions };
+}
+
+/** A shared fragment of the operations (`fragment X on T`) as its own document, e.g. to present an event's data. */
+export function fragmentDocument(name: string, dir = OPERATIONS_DIR): { document: DocumentNode; fragment: FragmentDefinitionNode } {
+  const { fragments } = readFiles(dir);
+  const fragment = fragments.get(name);
+  if (!fragment) throw new Error(`Unknown fragment ${name}`);
+  return { document: closeOver(fragment, fragments), fragment };
+}
 
 export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): OperationStore {
-  const files = readdirSync(dir).filter((file) => file.endsWith('.graphql'));
-  const fragments = new Map(
-    files
-      .filter((file) => file.endsWith('.fragment.graphql'))
-      .map((file) => {
-        const text = readFileSync(join(dir, file), 'utf8');
-        return [/fragment (\w+)/.exec(text)?.[1] ?? file, text] as const;
-      }),
-  );
+  const { operations, fragments } = readFiles(dir);
   const store: OperationStore = new Map();
-  for (const file of files.filter((f) => !f.endsWith('.fragment.graphql'))) {
-    let text = readFileSync(join(dir, file), 'utf8');
-    const used = new Set<string>();
-    // Fragments may use fragments: add them until the document is closed over its spreads.
-    for (let added = true; added; ) {
-      added = false;
-      for (const [, name] of text.matchAll(/\.\.\.(\w+)/g)) {
-        const fragment = name ? fragments.get(name) : undefined;
-        if (name && fragment && !used.has(name)) {
-          used.add(name);
-          text += `\n${fragment}`;
-          added = true;
-        }
-      }
-    }
-    const document = parse(text);
+  for (const [name, operation] of operations) {
+    const document = closeOver(operation, fragments);
     const errors = validate(schema, document);
-    if (errors.length) throw new Error(`Operation ${file} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors.length) throw new Error(`Operation ${name} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
     const compiled = compileQuery(schema, document);
-    if (!isCompiledQuery(compiled)) throw new Error(`Operation ${file} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
-    store.set(file.replace(/\.graphql$/, ''), compiled);
+    if (!isCompiledQuery(compiled)) throw new Error(`Operation ${name} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+    store.set(name, { document, compiled });
   }
   return store;
 }
 
 /**
- * Runs a pinned operation in-process with the same schema, resolvers and context as POST /graphql. Expected
+ * Runs a pinned operation in-process with the same schema, resolvers and context as POST /graphql. Not through
+ * Yoga's envelop pipeline (yoga.getEnveloped): what that pipeline adds for /graphql is the gate (already passed:
+ * src/gate/gate.ts, the same code), parsing/validation (done once at start here) and result masking (REST maps
+ * AppErrors itself); per request it would only add a plugin round-trip on the two benchmarked hot paths (forms
+ * list, ingest). Not yet measured on this branch: the lead's `npm run bench` decides whether to move. Expected
  * failures surface as the AppError a resolver threw; anything else is a bug and becomes a 500.
  */
-export async function runOperation(
-  store: OperationStore,
-  name: string,
-  context: RequestContext,
-  variables: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const compiled = store.get(name);
-  if (!compiled) throw new Error(`Unknown operation ${name}`);
-  const result = await compiled.query(undefined, context, variables);
+export async function runOperation(store: OperationStore, name: OperationName, context: RequestContext, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const operation = store.get(name);
+  if (!operation) throw new Error(`Unknown operation ${name}`);
+  const result = await operation.compiled.query(undefined, context, variables);
   const error = result.errors?.[0];
   if (error) {
     if (error.originalError instanceof AppError) throw error.originalError;
     throw error.originalError ?? error;
   }
   if (!result.data) throw new Error(`Operation ${name} returned no data`);
-  return result.data as Record<string, unknown>;
+  return result.data;
 }
-

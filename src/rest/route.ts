@@ -1,34 +1,57 @@
 import type { z } from 'zod';
+import type { PageRequest } from '../domain/pagination.js';
+import type { Operations } from '../generated/graphql/operations.js';
 import type { Scope } from '../scopes.js';
+import type { ShapeOptions } from './response-shape.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** What a route's handler sees after authentication and validation. */
-export interface RouteInput {
+/** A pinned operation's file name (src/rest/operations/<name>.graphql); codegen pairs it with its types. */
+export type OperationName = keyof Operations;
+export type OperationData<N extends OperationName> = Operations[N]['result'];
+export type OperationVariables<N extends OperationName> = Operations[N]['variables'];
+
+type PathParams<P extends string> = P extends `${string}{id}${string}` ? { id: number } : Record<never, never>;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a route's handler sees after the gate and validation: each part typed by the schema that parsed it. */
+export interface RouteInput<P extends string = string, Q = unknown, B = unknown> {
+  params: PathParams<P>;
+  /** The route's `query` schema's output, with page/limit on paginated routes. */
+  query: Q;
+  body: B;
+  headers: Headers;
+}
+
+/** The facade's side of RouteInput, before a route's own types apply. */
+export interface ParsedInput {
   params: { id?: number };
   query: Record<string, unknown>;
   body: unknown;
   headers: Headers;
 }
 
-export interface RestResult {
-  status: number;
-  body?: unknown;
+export interface RestOutcome {
+  status?: number;
   headers?: Record<string, string>;
 }
 
-export interface BodyValidator {
+export interface BodyValidator<T = unknown> {
   /** For the OpenAPI document. */
   schema: z.ZodType;
-  /** The same rules the service applies, throwing the v1 AppError (validation_failed, forbidden_field, …). */
-  parse(value: unknown): unknown;
+  /** Built on `schema`, adding what a schema cannot say (PATCH's forbidden_field), throwing the v1 AppError. */
+  parse(value: unknown): T;
 }
 
-/** One row of the v1 table: everything about a path, so auth, docs and behaviour cannot drift apart. */
-export interface Route {
+/**
+ * One row of the v1 table, typed by its operation: `variables` must produce the operation's generated variables
+ * and `outcome` reads its generated result, so a route cannot drift from the operation it names. The body is
+ * the operation's root field (see `shape`), never rewritten here; OpenAPI derives its schema from the same selection.
+ */
+export interface RouteSpec<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> {
   method: HttpMethod;
-  /** Relative to /v1, with `{id}` for the one path parameter. */
-  path: string;
+  /** Relative to /v1, with `{id}` for the one path parameter (a canonical id, else 400 invalid_id). */
+  path: P;
   summary: string;
   tag: string;
   /** apiKey: Bearer key (plan gate, budget, scope); siteKey: X-Service-Site-Key. */
@@ -39,17 +62,49 @@ export interface Route {
   planGate?: false;
   /** Site-key routes that also draw on the per-site attempt budget. */
   attemptBudget?: true;
-  /** Query parameters besides page/limit, parsed from strings (400 on bad values). */
-  query?: z.ZodObject;
-  /** Whether the list's `page`/`limit` apply. */
-  paginated?: true;
-  body?: BodyValidator;
+  /** Whether the list's `page`/`limit` apply (validated once, by the facade). */
+  paginated?: Pg;
+  /** Query parameters besides page/limit: the schema validates them (400 validation_failed) and documents them. */
+  query?: Q;
+  /** The JSON body: a zod schema validates it (400 validation_failed with fields) and documents it. */
+  body?: B;
   /** Extra request headers the route reads, for the OpenAPI document. */
   requestHeaders?: string[];
-  /** The pinned GraphQL operation (src/rest/operations/<name>.graphql). */
-  operation: string;
-  variables(input: RouteInput): Record<string, unknown>;
-  respond(data: Record<string, unknown>, input: RouteInput): RestResult;
-  /** Success status and body schema, for the OpenAPI document and the contract tests. */
-  success: { status: number; schema?: z.ZodType; headers?: string[] };
+  operation: N;
+  variables(input: RouteInput<P, (Q extends z.ZodObject ? z.output<Q> : Record<never, never>) & (Pg extends true ? PageRequest : Record<never, never>), B extends BodyValidator<infer T> ? T : Output<B>>): OperationVariables<N>;
+  /** Which part of the root field is the body, when it is not the whole value. */
+  shape?: ShapeOptions;
+  /** Success status, and the response headers it may carry (for the OpenAPI document). */
+  success: { status: number; headers?: string[] };
+  /** Status and headers decided by the data (a replay's 200, a created resource's Location). */
+  outcome?(data: OperationData<N>, body: unknown): RestOutcome;
+}
+
+/** A route as the facade and the OpenAPI builder see it, its types erased once checked by `defineRoute`. */
+export interface Route {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: 'apiKey' | 'siteKey';
+  scope: Scope | null;
+  planGate?: false;
+  attemptBudget?: true;
+  paginated?: boolean;
+  query?: z.ZodObject;
+  body?: z.ZodType | BodyValidator;
+  requestHeaders?: string[];
+  operation: OperationName;
+  variables(input: ParsedInput): Record<string, unknown>;
+  shape?: ShapeOptions;
+  success: { status: number; headers?: string[] };
+  outcome?(data: Record<string, unknown>, body: unknown): RestOutcome;
+}
+
+export function defineRoute<N extends OperationName, P extends string, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | BodyValidator | undefined = undefined, Pg extends boolean = false>(
+  spec: RouteSpec<N, P, Q, B, Pg>,
+): Route {
+  // The facade hands each route exactly what its schemas parsed and what its operation returned: the one place
+  // those per-route types meet the table's common type.
+  return spec as unknown as Route;
 }

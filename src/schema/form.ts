@@ -3,6 +3,7 @@ import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, ty
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
 import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../domain/forms/forms.service.js';
 import { normalizePagination } from '../domain/pagination.js';
+import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
@@ -117,22 +118,23 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateFormInput, required: true }) },
     resolve: async (root, args, context, info) => {
       await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
-      return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, parseCreateFormInput(withoutNulls(args.input, ['webhookUrl'])));
+      const input = parseCreateFormInput(withoutNulls(args.input, ['webhookUrl']));
+      return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);
     },
   }),
   updateForm: t.field({
     type: FormRef,
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateFormInput, required: true }) },
-    resolve: (_root, args, context) =>
-      updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, parseUpdateFormInput(withoutNulls(args.input, ['webhookUrl']))),
+    resolve: (_root, args, context, info) =>
+      updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, parseUpdateFormInput(withoutNulls(args.input, ['webhookUrl'])), v1Presenters(info.schema, context).form),
   }),
   archiveForm: t.boolean({
     description: 'Archives the form (v1 DELETE); its submissions are preserved',
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (_root, args, context) => {
-      await archiveForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id);
+    resolve: async (_root, args, context, info) => {
+      await archiveForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, v1Presenters(info.schema, context).form);
       return true;
     },
   }),

@@ -3,6 +3,7 @@ import { requireApiKeyViewer } from '../context.js';
 import { normalizePagination } from '../domain/pagination.js';
 import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../domain/submissions/submissions.service.js';
 import type { RequestContext } from '../context.js';
+import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
 
@@ -82,7 +83,7 @@ builder.mutationFields((t) => ({
       formData: t.arg({ type: 'JSON', required: false, description: 'an object of at most 50 fields and 51200 bytes' }),
       idempotencyKey: t.arg.string({ required: false }),
     },
-    resolve: (_root, args, context) =>
-      ingestSubmission(context.deps, requireApiKeyViewer(context).accountId, args.formId, args.formData ?? null, args.idempotencyKey ?? null),
+    resolve: (_root, args, context, info) =>
+      ingestSubmission(context.deps, requireApiKeyViewer(context).accountId, args.formId, args.formData ?? null, args.idempotencyKey ?? null, v1Presenters(info.schema, context).submission),
   }),
 }));

@@ -1,25 +1,14 @@
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
-import { assertPlanAllowsApi, authenticateApiKey } from '../gate/authenticate.js';
-import { HOUR_MS, rateLimitedError, rateLimitHeaders } from '../infra/rate-limit.js';
+import { admit, GRAPHQL_POLICY } from '../gate/gate.js';
 
 export interface GraphQLServerContext {
   requestContext: RequestContext;
 }
 
-/**
- * POST /graphql passes the same gate as REST, in the same order: API key (401) → plan (402) → hourly budget (429),
- * shared with REST. Scopes are checked per field by scope-auth. Thrown AppErrors carry their HTTP status.
- */
+/** POST /graphql passes the one gate (src/gate/gate.ts) with its fixed policy; scopes are checked per field. */
 export async function authenticateGraphQL({ requestContext, request }: GraphQLServerContext & { request: Request }): Promise<RequestContext> {
-  const viewer = await authenticateApiKey(requestContext.deps, request.headers.get('authorization'));
-  requestContext.viewer = viewer;
-  requestContext.log.accountId = viewer.accountId;
-  requestContext.log.keyId = viewer.keyId;
-  assertPlanAllowsApi(viewer);
-  const result = await requestContext.deps.rateLimits.hit(`key:${viewer.keyId}`, viewer.rateLimitPerHour, HOUR_MS);
-  requestContext.responseHeaders = rateLimitHeaders(result);
-  if (!result.allowed) throw rateLimitedError(result);
+  await admit(GRAPHQL_POLICY, request.headers, requestContext);
   return requestContext;
 }
 

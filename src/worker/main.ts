@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../infra/db.js';
+import { onStopSignal, runShutdown } from '../shutdown.js';
 import { startWorker } from './start-worker.js';
 
 /**
@@ -29,19 +30,19 @@ async function main(): Promise<void> {
   const worker = await startWorker({ config, db });
   process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker started', pid: process.pid })}\n`);
 
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  // No listener, so no readiness delay: jobs under way finish within SHUTDOWN_TIMEOUT_MS, the rest go back to the queue.
+  onStopSignal(async (signal) => {
     process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker stopping', signal })}\n`);
-    void worker
-      .stop()
-      .then(() => db.close())
-      .then(() => process.exit(0))
-      .catch(() => process.exit(1));
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+    const code = await runShutdown(
+      {
+        drain: [{ name: 'jobs', run: (msLeft) => worker.stop({ timeoutMs: msLeft }) }],
+        close: [{ name: 'database', run: () => db.close() }],
+      },
+      { delayMs: 0, timeoutMs: config.shutdownTimeoutMs, log: (line) => process.stdout.write(`${JSON.stringify(line)}\n`) },
+    );
+    process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker stopped', drained: code === 0 })}\n`);
+    return code;
+  });
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error), 1));

@@ -32,7 +32,12 @@ export interface WorkerDeps {
 
 export interface RunningWorker {
   queue: JobQueue;
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and lets the ones under way finish, up to `timeoutMs` (default 15 s). Jobs still running
+   * then are failed back to the queue (retried by another worker) when this worker owns the queue; otherwise the
+   * owner's `queue.stop()` does it. Resolves with 0 when every job finished in time, 1 when some were cut.
+   */
+  stop(options?: { timeoutMs?: number }): Promise<number>;
 }
 
 /**
@@ -74,16 +79,23 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   let stopped = false;
   return {
     queue,
-    async stop() {
-      if (stopped) return;
+    async stop(options = {}) {
+      if (stopped) return 0;
       stopped = true;
+      const timeoutMs = options.timeoutMs ?? 15_000;
+      const deadline = Date.now() + timeoutMs;
       await relay.stop();
-      if (ownsQueue) {
-        await queue.stop();
-      } else {
-        for (const name of Object.values(QUEUE)) await queue.boss.offWork(name, { wait: true });
-      }
+      // All queues at once, and bounded: one slow delivery must not hold the others' drain or the process.
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        Promise.all(Object.values(QUEUE).map((name) => queue.boss.offWork(name, { wait: true }))).then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
+      ]);
+      clearTimeout(timer);
+      // Jobs still running are failed back to the queue here (by the owner's stop when the queue is shared).
+      if (ownsQueue) await queue.stop({ graceful: true, timeoutMs: Math.max(0, deadline - Date.now()) });
       if (!deps.emailSender) sender.close();
+      return drained ? 0 : 1;
     },
   };
 }

@@ -60,6 +60,66 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   return server;
 }
 
+interface Page<T> {
+  data: T[];
+  pagination: { total: number };
+}
+
+async function getJson<T>(baseUrl: string, path: string, apiKey: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** The options object Yoga's GraphiQL page hands to its renderer, as the browser receives it. */
+function graphiqlOptions(page: string): Record<string, unknown> {
+  const json = /renderYogaGraphiQL\(\s*window\.document\.querySelector\('#root'\),\s*(\{.*?\}),\s*\);/s.exec(page)?.[1];
+  expect(json, 'GraphiQL options in the page').toBeDefined();
+  return JSON.parse(json!) as Record<string, unknown>;
+}
+
+/** What a newcomer finds with the printed key: lists that are not empty, dated over the last few weeks. */
+async function expectDemoContents(baseUrl: string, apiKey: string, forms: Page<{ id: number; name: string; submissionCount: number }>): Promise<void> {
+  expect(forms.data.map((form) => form.name).sort()).toStrictEqual(['Contact us', 'Newsletter signup', 'Workshop feedback']);
+  expect(forms.data.map((form) => form.submissionCount).sort((a, b) => a - b)).toStrictEqual([9, 12, 18]);
+  const contact = forms.data.find((form) => form.name === 'Contact us')!;
+  const submissions = await getJson<Page<{ createdAt: string; formData: Record<string, unknown> }>>(baseUrl, `/v1/forms/${contact.id}/submissions?limit=100`, apiKey);
+  expect(submissions.pagination.total).toBe(18);
+  expect(Object.keys(submissions.data[0]!.formData).sort()).toStrictEqual(['Email', 'Message', 'Name', 'Topic']);
+  const ages = submissions.data.map((row) => (Date.now() - Date.parse(row.createdAt)) / 86_400_000);
+  expect(Math.min(...ages)).toBeGreaterThan(0);
+  expect(Math.max(...ages)).toBeLessThan(36);
+  expect(Math.max(...ages) - Math.min(...ages)).toBeGreaterThan(14); // spread over weeks, not one burst
+
+  const calendars = await getJson<Page<{ id: number; bookingCount: number }>>(baseUrl, '/v1/calendar-widgets', apiKey);
+  expect(calendars.data.map((calendar) => calendar.bookingCount)).toStrictEqual([12]);
+  const bookings = await getJson<Page<{ status: string; slotIso: string }>>(baseUrl, `/v1/calendar-widgets/${calendars.data[0]!.id}/bookings?limit=100`, apiKey);
+  expect(bookings.pagination.total).toBe(12);
+  expect(new Set(bookings.data.map((booking) => booking.status))).toStrictEqual(new Set(['scheduled', 'completed', 'cancelled', 'no_show']));
+  expect(bookings.data.filter((booking) => booking.status === 'scheduled').every((booking) => Date.parse(booking.slotIso) > Date.now())).toBe(true);
+
+  const shops = await getJson<Page<{ id: number; orderCount: number }>>(baseUrl, '/v1/ecommerce-widgets', apiKey);
+  expect(shops.data.map((shop) => shop.orderCount)).toStrictEqual([10]);
+  const orders = await getJson<Page<{ status: string }>>(baseUrl, `/v1/ecommerce-widgets/${shops.data[0]!.id}/orders?limit=100`, apiKey);
+  expect(orders.pagination.total).toBe(10);
+  expect(orders.data.some((order) => order.status === 'shipped')).toBe(true);
+
+  // Collections have no v1 route: GraphQL, with the same key.
+  const graphql = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ collections { data { id name } } }' }),
+  });
+  const collections = ((await graphql.json()) as { data: { collections: { data: { id: number; name: string }[] } } }).data.collections.data;
+  expect(collections.map((collection) => collection.name)).toStrictEqual(['Workshop tickets']);
+  const collectionOrders = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `{ collectionOrders(collectionId: ${collections[0]!.id}) { pagination { total } } }` }),
+  });
+  expect(((await collectionOrders.json()) as { data: { collectionOrders: { pagination: { total: number } } } }).data.collectionOrders.pagination.total).toBe(6);
+}
+
 describe('npm start on the embedded database', () => {
   it('creates demo data on first start, prints the credentials once, serves them, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wg-e2e-'));
@@ -79,13 +139,21 @@ describe('npm start on the embedded database', () => {
     const formsBody = await forms.text();
     expect(forms.headers.get('transfer-encoding')).toBeNull();
     expect(forms.headers.get('content-length')).toBe(String(Buffer.byteLength(formsBody)));
-    expect((JSON.parse(formsBody) as { pagination: { total: number } }).pagination.total).toBe(1);
+    await expectDemoContents(first.baseUrl, apiKey!, JSON.parse(formsBody) as Page<{ id: number; name: string; submissionCount: number }>);
     const catalog = await fetch(`${first.baseUrl}/v1/site-verification`, { headers: { 'x-service-site-key': siteKey! } });
     expect(catalog.status).toBe(200);
     expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${first.baseUrl}/readyz`)).status).toBe(200);
     const graphiql = await fetch(`${first.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
-    expect(await graphiql.text()).toContain('<html');
+    const page = await graphiql.text();
+    expect(page).toContain('<html');
+    // The page is served without auth: it shows where the key goes, with a placeholder, and never a real key.
+    const options = graphiqlOptions(page);
+    expect(options.headers).toBe('{"Authorization": "Bearer svc_live_…"}');
+    expect(options.defaultHeaders).toBe(options.headers);
+    expect(options.defaultQuery).toContain('query Dashboard');
+    expect(page).not.toContain(apiKey!);
+    expect(page).not.toMatch(/svc_(live|site)_[A-Za-z0-9_-]{20}/);
 
     // The request log names the route and ids, never the key.
     expect(first.output()).toContain('"route":"GET /v1/forms","status":200');

@@ -1,7 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { getNamedType, isObjectType } from 'graphql';
+import { getNamedType, isObjectType, Kind } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileShapes } from '../../src/rest/facade.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';
+import { loadOperations } from '../../src/rest/operations.js';
 import { routes } from '../../src/rest/routes.js';
 import { toSchema } from '../../src/schema/index.js';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
@@ -16,6 +18,23 @@ describe('the route table', () => {
       if (route.auth === 'siteKey') expect(route.scope).toBeNull();
       if (route.planGate === false) expect(`${route.method} ${route.path}`).toBe('DELETE /webhooks/{id}');
     }
+  });
+
+  it('names for each route the scope that its operation root field declares (one scope, declared on the field)', () => {
+    const schema = toSchema();
+    const operations = loadOperations(schema);
+    const mismatches: string[] = [];
+    for (const route of routes) {
+      const document = operations.get(route.operation)?.document;
+      const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+      const root = operation?.selectionSet.selections[0];
+      if (!operation || root?.kind !== Kind.FIELD) throw new Error(`${route.operation}: no root field`);
+      const type = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+      const options = (type?.getFields()[root.name.value]?.extensions as { pothosOptions?: { authScopes?: { scope?: string } } }).pothosOptions;
+      const declared = options?.authScopes?.scope ?? null;
+      if (declared !== route.scope) mismatches.push(`${route.method} ${route.path}: route ${route.scope}, field ${declared}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 
   it('has one row per method and path', () => {
@@ -70,7 +89,8 @@ describe('GET /v1/openapi.json', () => {
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
-    expect(res.body).toStrictEqual(JSON.parse(JSON.stringify(buildOpenApi(routes))));
+    const schema = toSchema();
+    expect(res.body).toStrictEqual(JSON.parse(JSON.stringify(buildOpenApi(routes, compileShapes(schema, loadOperations(schema), routes)))));
   });
 
   it('describes the live responses: each checked against its documented schema', async () => {

@@ -4,7 +4,9 @@ import { createOutboundFetcher, type OutboundFetcher } from '../../src/infra/out
 import { headHasVerificationMeta, recheckVerifiedSites, type TxtResolver } from '../../src/worker/jobs/verification-lapse.job.js';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
-import { seedAccount, siteFixture } from '../support/seed.js';
+import { seedAccount, siteFixture, testHasher } from '../support/seed.js';
+import { createTestApp } from '../support/app.js';
+import { createDemoData } from '../../src/fixtures/demo.service.js';
 
 const TOKEN = 'lapseTOKEN_abcdefghijklmnopqrstu';
 const T0 = new Date('2026-03-01T03:00:00.000Z');
@@ -83,6 +85,26 @@ describe('verification lapse job', () => {
     // Unverified now: later runs leave it alone.
     expect(await recheckVerifiedSites({ prisma: db.prisma, fetcher, resolveTxt }, at(3))).toStrictEqual({ checked: 0, lapsed: 0 });
     expect(resolveTxt.asked).toStrictEqual(['example.test', 'example.test', 'example.test']);
+  });
+
+  it('leaves the first-start demo site verified: its fictional hostname fails every check, yet form creation keeps working', async () => {
+    const demo = await createDemoData(db.prisma, testHasher, at(0));
+    const { s0 } = await seedSites({});
+    const resolveTxt = txtResolver({});
+    for (const day of [0, 1, 2, 3]) await recheckVerifiedSites({ prisma: db.prisma, fetcher, resolveTxt }, at(day));
+
+    expect(await site(demo.siteId)).toMatchObject({ demo: true, verified: true, method: 'dns_txt', failedChecks: 0, lastCheckedAt: null });
+    // The ordinary site beside it lapsed on the same failures, and the demo's hostname was never even looked up.
+    expect(await site(s0)).toMatchObject({ demo: false, verified: false });
+    expect(resolveTxt.asked).toStrictEqual(['example.test', 'example.test', 'example.test']);
+
+    const app = await createTestApp({ db });
+    const created = await app.request('POST', '/v1/forms', {
+      key: demo.apiKey,
+      body: { name: 'After the lapse runs', domainId: demo.siteId, fields: [{ id: 'email', type: 'email', label: 'Email' }] },
+    });
+    expect(created.status).toBe(201);
+    await app.close();
   });
 
   it('checks a site at most once a day', async () => {

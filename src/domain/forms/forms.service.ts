@@ -1,9 +1,9 @@
 import type { Database } from '../../infra/db.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma, type Form, type Plan, type PrismaClient } from '../../generated/prisma/client.js';
-import { recordEvent } from '../webhooks/events.service.js';
+import { recordEvent, type Present } from '../webhooks/events.service.js';
 import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
-import { formTypeValue, toFormV1, type FormWithSite } from './form.mapper.js';
+import { formTypeValue, type FormWithSite } from './form.mapper.js';
 import { bumpFormVersion } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
@@ -122,7 +122,8 @@ async function assertSiteHasRoom(tx: Prisma.TransactionClient, accountId: number
   if (used >= cap) throw new AppError('plan_limit_reached', { cap, used, domainId: siteId });
 }
 
-export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput): Promise<FormWithSite> {
+/** `present` gives the form as v1 shows it, for the `form.*` event recorded with the change. */
+export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = normalizeFields(input.fields);
   const siteId = await chooseSite(prisma, accountId, input.domainId);
   return prisma.$transaction(async (tx) => {
@@ -138,12 +139,12 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
       },
       include: WITH_SITE,
     });
-    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: toFormV1(form) });
+    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: await present(form) });
     return form;
   });
 }
 
-export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput): Promise<FormWithSite> {
+export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = input.fields ? normalizeFields(input.fields) : undefined;
   return prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, true);
@@ -162,19 +163,19 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
       },
       include: WITH_SITE,
     });
-    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
+    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
     if (!archiving || Object.keys(input).length > 1) {
-      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, phi: form.phi, data: toFormV1(form) });
+      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, phi: form.phi, data: await present(form) });
     }
     return form;
   });
 }
 
 /** DELETE: archives. The form stops serving; its submissions are preserved and stay readable. */
-export async function archiveForm(prisma: PrismaClient, accountId: number, id: number): Promise<void> {
+export async function archiveForm(prisma: PrismaClient, accountId: number, id: number, present: Present<FormWithSite>): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
     await tx.form.update({ where: { id }, data: { archivedAt: new Date(), ...bumpFormVersion } });
-    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: toFormV1(before) });
+    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
   });
 }

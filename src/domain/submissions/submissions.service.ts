@@ -3,7 +3,7 @@ import type { Database } from '../../infra/db.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
-import { outboxInsertSql } from '../webhooks/events.service.js';
+import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
@@ -19,16 +19,6 @@ export const MAX_FORM_DATA_BYTES = 51_200;
 export function readFormData(phi: PhiCipher, submission: Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'>): unknown {
   if (submission.formDataCiphertext && submission.formDataKeyId) return phi.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
   return submission.formData ?? {};
-}
-
-export function toSubmissionV1(submission: Submission, formData: unknown): Record<string, unknown> {
-  return {
-    id: submission.id,
-    formId: submission.formId,
-    formData,
-    sourceDomain: submission.sourceDomain,
-    createdAt: submission.createdAt.toISOString(),
-  };
 }
 
 /** Who reads: PHI reads are written to the audit log with the key that made them. */
@@ -176,6 +166,8 @@ export async function ingestSubmission(
   formId: number,
   formData: unknown,
   idempotencyKey: string | null,
+  /** The submission as v1 shows it, for the `submission.created` event recorded in the same statement. */
+  present: Present<Submission>,
 ): Promise<IngestResult> {
   const prisma = deps.db.prisma;
   assertFormDataWithinLimits(formData);
@@ -217,7 +209,9 @@ export async function ingestSubmission(
       sourceDomain: null,
       createdAt: new Date(),
     };
-    const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data: toSubmissionV1(submission, formData) });
+    // Presented from the plain formData: a PHI form's event keeps ids only (eventData), so nothing is decrypted for it.
+    const data = await present({ ...submission, formData: sealed ? null : submission.formData, formDataCiphertext: null, formDataKeyId: null });
+    const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data });
     // ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
     // otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the event.
     const [stored] = await deps.db.sql<{ id: number }>(Prisma.sql`

@@ -4,6 +4,7 @@ import { AppError, notFound, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from './events.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { generateWebhookSecret } from '../../infra/secrets.js';
+import { idNumber } from '../validation.js';
 
 /**
  * REST Hooks subscriptions (decisions §4 "webhook subscriptions", §5 "webhook input errors", "webhook
@@ -80,7 +81,7 @@ export async function createWebhookSubscription(prisma: Prisma, accountId: numbe
   if (!isEventType(input.event)) problems.push({ field: 'event', message: `event must be one of ${EVENT_TYPES.join(', ')}` });
   let formId: number | null = null;
   if (input.formId !== undefined && input.formId !== null) {
-    if (typeof input.formId !== 'number' || !Number.isInteger(input.formId) || input.formId < 1 || input.formId > 2147483647) {
+    if (!idNumber.safeParse(input.formId).success) {
       problems.push({ field: 'formId', message: 'formId must be the id of one of your forms' });
     } else {
       const form = await prisma.form.findFirst({ where: { id: input.formId, accountId }, select: { id: true } });

@@ -1,17 +1,10 @@
 import { z } from 'zod';
 import { createFormBodySchema, parseCreateFormInput, parseUpdateFormInput, updateFormBodySchema } from '../../domain/forms/form-input.js';
-import type { Route } from '../route.js';
-import { formListItemSchema, formSchema, listOf, withoutNullProperties } from '../schemas.js';
+import { defineRoute, type Route } from '../route.js';
 import { idQueryParam } from './params.js';
 
-/** The form under `key` of an operation's data, as v1 shows it (optional field-element properties only when set). */
-const formFromData = (data: Record<string, unknown>, key: string) => {
-  const form = data[key] as { fields?: unknown[] };
-  return formSchema.parse({ ...form, fields: form.fields?.map(withoutNullProperties) });
-};
-
 export const formRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/forms',
     summary: 'List active forms (or, with archived=true, archived ones), newest first',
@@ -22,10 +15,9 @@ export const formRoutes: Route[] = [
     query: z.object({ domainId: idQueryParam.optional(), archived: z.enum(['true', 'false']).optional() }),
     operation: 'list-forms',
     variables: ({ query }) => ({ ...query, archived: query.archived === 'true' }),
-    respond: (data) => ({ status: 200, body: listOf(formListItemSchema).parse(data.forms) }),
-    success: { status: 200, schema: listOf(formListItemSchema) },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/forms/{id}',
     summary: 'Read a form with its fields',
@@ -34,10 +26,9 @@ export const formRoutes: Route[] = [
     scope: 'read:forms',
     operation: 'get-form',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: formFromData(data, 'form') }),
-    success: { status: 200, schema: formSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/forms',
     summary: 'Create a form bound to a verified production domain',
@@ -47,13 +38,10 @@ export const formRoutes: Route[] = [
     body: { schema: createFormBodySchema, parse: parseCreateFormInput },
     operation: 'create-form',
     variables: ({ body }) => ({ input: body }),
-    respond: (data) => {
-      const form = formFromData(data, 'createForm');
-      return { status: 201, body: form, headers: { Location: `/v1/forms/${form.id}` } };
-    },
-    success: { status: 201, schema: formSchema, headers: ['Location'] },
-  },
-  {
+    success: { status: 201, headers: ['Location'] },
+    outcome: (data) => ({ headers: { Location: `/v1/forms/${data.createForm.id}` } }),
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/forms/{id}',
     summary: 'Change name, fields or webhookUrl, or archive/restore a form',
@@ -63,10 +51,9 @@ export const formRoutes: Route[] = [
     body: { schema: updateFormBodySchema, parse: parseUpdateFormInput },
     operation: 'update-form',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
-    respond: (data) => ({ status: 200, body: formFromData(data, 'updateForm') }),
-    success: { status: 200, schema: formSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/forms/{id}',
     summary: 'Archive a form; its submissions are preserved',
@@ -75,7 +62,6 @@ export const formRoutes: Route[] = [
     scope: 'write:forms',
     operation: 'archive-form',
     variables: ({ params }) => ({ id: params.id }),
-    respond: () => ({ status: 204 }),
     success: { status: 204 },
-  },
+  }),
 ];

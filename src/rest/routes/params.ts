@@ -1,16 +1,4 @@
-import { z } from 'zod';
-import { MAX_ID } from '../../domain/validation.js';
+import { idTextWith } from '../../domain/validation.js';
 
-/** Canonical decimal ids only: `01`, `+1`, `1e3`, `1.0` are not ids. */
-export const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
-
-export function parseCanonicalId(raw: string): number | null {
-  if (!CANONICAL_ID.test(raw)) return null;
-  const id = Number(raw);
-  return id <= MAX_ID ? id : null;
-}
-
-export const idQueryParam = z
-  .string()
-  .refine((raw) => parseCanonicalId(raw) !== null, 'must be a positive integer')
-  .transform((raw) => Number(raw));
+/** A query-string id (`domainId`, decisions §5): the canonical id rule, with v1's message. */
+export const idQueryParam = idTextWith('must be a positive integer');

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import type { Route } from '../route.js';
-import { listOf } from '../schemas.js';
-import { ecommerceWidgetListItemSchema, ecommerceWidgetSchema, orderSchema } from '../schemas/widgets.js';
+import { defineRoute, type Route } from '../route.js';
 import { idQueryParam } from './params.js';
 import { ORDER_STATUSES } from '../../domain/widgets/shop.service.js';
 import { createdRangeQuery } from '../../domain/list-filters.js';
 
 export const shopRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets',
     summary: 'List shop widgets with their order counts, newest first',
@@ -17,11 +15,10 @@ export const shopRoutes: Route[] = [
     paginated: true,
     query: z.object({ domainId: idQueryParam.optional() }),
     operation: 'ecommerce-widgets-list',
-    variables: ({ query }) => ({ ...query }),
-    respond: (data) => ({ status: 200, body: listOf(ecommerceWidgetListItemSchema).parse(data.ecommerceWidgets) }),
-    success: { status: 200, schema: listOf(ecommerceWidgetListItemSchema) },
-  },
-  {
+    variables: ({ query }) => query,
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets/{id}',
     summary: 'Read a shop widget with imageUrls, interval and trialDays',
@@ -30,10 +27,9 @@ export const shopRoutes: Route[] = [
     scope: 'read:ecommerce',
     operation: 'ecommerce-widget-get',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: ecommerceWidgetSchema.parse(data.ecommerceWidget) }),
-    success: { status: 200, schema: ecommerceWidgetSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets/{id}/orders',
     summary: 'List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore)',
@@ -44,10 +40,9 @@ export const shopRoutes: Route[] = [
     query: z.object({ status: z.enum(ORDER_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'ecommerce-widget-orders-list',
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
-    respond: (data) => ({ status: 200, body: listOf(orderSchema).parse(data.ecommerceWidgetOrders) }),
-    success: { status: 200, schema: listOf(orderSchema) },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/orders/{id}',
     summary: 'Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)',
@@ -56,7 +51,6 @@ export const shopRoutes: Route[] = [
     scope: 'read:orders',
     operation: 'order-get',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: orderSchema.parse(data.order) }),
-    success: { status: 200, schema: orderSchema },
-  },
+    success: { status: 200 },
+  }),
 ];

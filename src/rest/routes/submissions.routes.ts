@@ -1,14 +1,26 @@
 import { z } from 'zod';
-import { validationFailed } from '../../errors.js';
-import { isPlainObject } from '../../domain/validation.js';
+import { MAX_FORM_DATA_BYTES, MAX_FORM_DATA_FIELDS } from '../../domain/submissions/submissions.service.js';
 import { createdRangeQuery } from '../../domain/list-filters.js';
-import type { Route } from '../route.js';
-import { listOf, submissionSchema } from '../schemas.js';
+import { defineRoute, type Route } from '../route.js';
 
-const ingestBodySchema = z.object({ formData: z.record(z.string(), z.unknown()) }).strict();
+/**
+ * The ingest envelope. formData's own rules (an object, 50 keys, 51200 bytes) are the service's, shared with
+ * GraphQL. Unknown members are reported alone, before a missing formData, as v1 always answered.
+ */
+const ingestBodySchema = z
+  .looseObject(
+    { formData: z.unknown().meta({ type: 'object', description: `at most ${MAX_FORM_DATA_FIELDS} fields and ${MAX_FORM_DATA_BYTES} bytes serialized` }) },
+    { error: 'must be a JSON object' },
+  )
+  .superRefine((body, ctx) => {
+    const unknown = Object.keys(body).filter((key) => key !== 'formData');
+    for (const key of unknown) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown field' });
+    if (!unknown.length && body.formData === undefined) ctx.addIssue({ code: 'custom', path: ['formData'], message: 'required' });
+  })
+  .meta({ required: ['formData'], additionalProperties: false });
 
 export const submissionRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/forms/{id}/submissions',
     summary: 'List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore)',
@@ -19,10 +31,9 @@ export const submissionRoutes: Route[] = [
     query: z.object(createdRangeQuery),
     operation: 'list-form-submissions',
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
-    respond: (data) => ({ status: 200, body: listOf(submissionSchema).parse(data.formSubmissions) }),
-    success: { status: 200, schema: listOf(submissionSchema) },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/submissions/{id}',
     summary: 'Read a submission',
@@ -31,10 +42,9 @@ export const submissionRoutes: Route[] = [
     scope: 'read:submissions',
     operation: 'get-submission',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: submissionSchema.parse(data.submission) }),
-    success: { status: 200, schema: submissionSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/forms/{id}/submissions',
     summary: 'Ingest a submission through the widget pipeline (webhooks, emails, PHI handling); idempotent with Idempotency-Key',
@@ -42,28 +52,11 @@ export const submissionRoutes: Route[] = [
     auth: 'apiKey',
     scope: 'write:submissions',
     requestHeaders: ['Idempotency-Key'],
-    // Only the envelope is checked here: formData's own limits (50 keys, 51200 bytes) are the service's, shared with GraphQL.
-    body: {
-      schema: ingestBodySchema,
-      parse: (value) => {
-        if (!isPlainObject(value)) throw validationFailed([{ field: '(body)', message: 'must be a JSON object' }]);
-        const unknownKeys = Object.keys(value).filter((key) => key !== 'formData');
-        if (unknownKeys.length) throw validationFailed(unknownKeys.map((field) => ({ field, message: 'unknown field' })));
-        if (!('formData' in value)) throw validationFailed([{ field: 'formData', message: 'required' }]);
-        return value;
-      },
-    },
+    body: ingestBodySchema,
     operation: 'ingest-submission',
-    variables: ({ params, body, headers }) => ({
-      formId: params.id,
-      formData: (body as { formData: unknown }).formData,
-      idempotencyKey: headers.get('idempotency-key'),
-    }),
-    respond: (data) => {
-      const result = data.ingestSubmission as { submission: unknown; replayed: boolean };
-      const body = submissionSchema.parse(result.submission);
-      return result.replayed ? { status: 200, body, headers: { 'Idempotent-Replayed': 'true' } } : { status: 201, body };
-    },
-    success: { status: 201, schema: submissionSchema, headers: ['Idempotent-Replayed'] },
-  },
+    variables: ({ params, body, headers }) => ({ formId: params.id, formData: body.formData, idempotencyKey: headers.get('idempotency-key') }),
+    shape: { spread: 'submission' },
+    success: { status: 201, headers: ['Idempotent-Replayed'] },
+    outcome: (data) => (data.ingestSubmission.replayed ? { status: 200, headers: { 'Idempotent-Replayed': 'true' } } : {}),
+  }),
 ];

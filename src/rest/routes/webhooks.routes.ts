@@ -1,56 +1,38 @@
 import { z } from 'zod';
-import { validationFailed, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
-import type { Route } from '../route.js';
-import { listOf } from '../schemas.js';
+import { idNumberWith, isPlainObject, parseInput } from '../../domain/validation.js';
+import { defineRoute, type Route } from '../route.js';
 
-/** v1 webhook subscription (decisions §4): `secret` only in the answer to its creation. */
-export const webhookSchema = z.object({
-  id: z.number().int(),
-  url: z.string(),
-  event: z.enum(EVENT_TYPES as [string, ...string[]]),
-  formId: z.number().int().nullable(),
-  active: z.boolean(),
-  createdAt: z.iso.datetime(),
-});
-export const createdWebhookSchema = webhookSchema.extend({ secret: z.string().nullable() });
-
-export const createWebhookBodySchema = z.object({
-  url: z.string().describe('absolute https URL'),
-  event: z.enum(EVENT_TYPES as [string, ...string[]]),
-  formId: z.number().int().nullable().optional(),
-});
-
-const ALLOWED = new Set(['url', 'event', 'formId']);
+const CREATE_FIELDS = new Set(['url', 'event', 'formId']);
 
 /**
- * JSON types only: the scope depends on `event`, so the rules (https URL, known event, the account's form)
- * are checked by the resolver after the scope (check order: scope → input).
+ * JSON types only: the scope depends on `event`, so the rules (https URL, known event, the account's form) are
+ * the service's, checked after the scope (check order: scope → input), for GraphQL alike.
  */
-export function parseCreateWebhookBody(value: unknown): { url: string; event: string; formId: number | null } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
-  }
-  const body = value as Record<string, unknown>;
-  const problems: FieldProblem[] = [];
-  if (typeof body.url !== 'string') problems.push({ field: 'url', message: 'url is required: an absolute https URL' });
-  if (typeof body.event !== 'string') problems.push({ field: 'event', message: `event is required: one of ${EVENT_TYPES.join(', ')}` });
-  const formId = body.formId;
-  if (formId !== undefined && formId !== null && !(typeof formId === 'number' && Number.isInteger(formId) && formId >= 1 && formId <= 2147483647)) {
-    problems.push({ field: 'formId', message: 'formId must be the id of one of your forms' });
-  }
-  for (const key of Object.keys(body)) if (!ALLOWED.has(key)) problems.push({ field: key, message: 'unknown field' });
-  if (problems.length) throw validationFailed(problems);
-  return { url: body.url as string, event: body.event as string, formId: (formId as number | null | undefined) ?? null };
-}
+/** Unknown members are reported beside the others, as v1 always answered, even when a known one has the wrong type. */
+const noUnknownMembers = z.superRefine<Record<string, unknown>>((body, ctx) => {
+  for (const key of Object.keys(body)) if (!CREATE_FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown field' });
+});
+// zod skips a refinement after a type error unless `when` says otherwise; superRefine takes no params, the check's def does.
+noUnknownMembers._zod.def.when = ({ value }) => isPlainObject(value);
 
-const flatten = (data: Record<string, unknown>) => {
-  const result = data.createWebhook as { webhook: Record<string, unknown>; secret: string | null; created: boolean };
-  return { body: createdWebhookSchema.parse({ ...result.webhook, secret: result.secret }), created: result.created };
-};
+export const createWebhookBodySchema = z
+  .looseObject(
+    {
+      url: z.string({ error: 'url is required: an absolute https URL' }).describe('absolute https URL'),
+      event: z.string({ error: `event is required: one of ${EVENT_TYPES.join(', ')}` }).meta({ enum: [...EVENT_TYPES] }),
+      formId: idNumberWith('formId must be the id of one of your forms').nullable().optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .check(noUnknownMembers)
+  .meta({ additionalProperties: false });
+
+/** v1 names a body that is not an object `body` on this route (`(body)` elsewhere). */
+const parseCreateWebhookBody = (value: unknown) => parseInput(createWebhookBodySchema, value, 'body');
 
 export const webhookRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/webhooks',
     summary:
@@ -61,14 +43,12 @@ export const webhookRoutes: Route[] = [
     scope: null,
     body: { schema: createWebhookBodySchema, parse: parseCreateWebhookBody },
     operation: 'webhook-create',
-    variables: ({ body }) => ({ input: body }),
-    respond: (data) => {
-      const { body, created } = flatten(data);
-      return { status: created ? 201 : 200, body };
-    },
-    success: { status: 201, schema: createdWebhookSchema },
-  },
-  {
+    variables: ({ body }) => ({ input: { url: body.url, event: body.event, formId: body.formId ?? null } }),
+    shape: { spread: 'webhook', keep: ['secret'] },
+    success: { status: 201 },
+    outcome: (data) => (data.createWebhook.created ? {} : { status: 200 }),
+  }),
+  defineRoute({
     method: 'GET',
     path: '/webhooks',
     summary: 'List webhook subscriptions, newest first (without secrets)',
@@ -77,11 +57,10 @@ export const webhookRoutes: Route[] = [
     scope: null,
     paginated: true,
     operation: 'webhook-list',
-    variables: ({ query }) => ({ ...query }),
-    respond: (data) => ({ status: 200, body: listOf(webhookSchema).parse(data.webhooks) }),
-    success: { status: 200, schema: listOf(webhookSchema) },
-  },
-  {
+    variables: ({ query }) => query,
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/webhooks/{id}',
     summary: 'Read a webhook subscription (without its secret)',
@@ -90,10 +69,9 @@ export const webhookRoutes: Route[] = [
     scope: null,
     operation: 'webhook-get',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data) => ({ status: 200, body: webhookSchema.parse(data.webhook) }),
-    success: { status: 200, schema: webhookSchema },
-  },
-  {
+    success: { status: 200 },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/webhooks/{id}',
     summary: 'Unsubscribe; works on every plan, the Free plan included',
@@ -103,7 +81,6 @@ export const webhookRoutes: Route[] = [
     planGate: false,
     operation: 'webhook-delete',
     variables: ({ params }) => ({ id: params.id }),
-    respond: () => ({ status: 204 }),
     success: { status: 204 },
-  },
+  }),
 ];

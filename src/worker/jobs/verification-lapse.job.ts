@@ -102,7 +102,7 @@ async function checkSite(deps: LapseJobDeps, site: DueSite): Promise<boolean> {
  */
 async function claim(prisma: Db, id: number, cutoff: Date, now: Date): Promise<boolean> {
   const { count } = await prisma.site.updateMany({
-    where: { id, verified: true, archivedAt: null, OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lte: cutoff } }] },
+    where: { id, verified: true, demo: false, archivedAt: null, OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lte: cutoff } }] },
     data: { lastCheckedAt: now },
   });
   return count === 1;
@@ -126,7 +126,8 @@ async function record(prisma: Db, id: number, passed: boolean, now: Date): Promi
  * due are re-checked by that method; a pass resets the failure counter, a failure increments it, and the
  * third failure in a row clears `verified` and `verifiedAt` (the method stays: how it was last proven).
  * Several workers may run it at once: each site is claimed by one of them only. A verified site without a
- * method (set by an administrator) has nothing to re-check and is left alone.
+ * method (set by an administrator) has nothing to re-check and is left alone, and so is the first-start demo's
+ * site (`demo`): its hostname is fictional, so every check would fail and the demo would stop working.
  */
 export async function recheckVerifiedSites(deps: LapseJobDeps, now: Date = new Date()): Promise<LapseRunResult> {
   const cutoff = new Date(now.getTime() - RECHECK_AFTER_MS);
@@ -135,6 +136,7 @@ export async function recheckVerifiedSites(deps: LapseJobDeps, now: Date = new D
     const due = await deps.prisma.site.findMany({
       where: {
         verified: true,
+        demo: false,
         archivedAt: null,
         method: { not: null },
         OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lte: cutoff } }],

@@ -1,1 +1,0 @@
-export function verifyWebhook(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string, nowSeconds?: number): boolean;
