@@ -141,6 +141,7 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
         await charge();
         return jsonTextResponse(200, json, { ...context.responseHeaders, ...outcome?.headers, ...CACHE_HEADERS, ETag: etag });
       }
+      await charge(); // any other answer to a conditional GET is charged like the request it is
       // ── end of the hook ──
       return jsonResponse(status, body, { ...context.responseHeaders, ...outcome?.headers });
     } catch (error) {
