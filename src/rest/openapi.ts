@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors.js';
+import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import type { ResponseShape, JsonSchema } from './response-shape.js';
 import type { Route } from './route.js';
 
@@ -8,13 +9,11 @@ const toJsonSchema = (schema: z.ZodType): JsonSchema => {
   return rest;
 };
 
-const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-
 /** Decisions §6.2: on every 200 and 304 answer to a GET. */
 const CONDITIONAL_HEADERS = ['ETag', 'Cache-Control', 'Vary'];
 const notModifiedResponse = {
   description: 'Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used',
-  headers: Object.fromEntries([...CONDITIONAL_HEADERS, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { schema: { type: 'string' } }])),
+  headers: { ...Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, { schema: { type: 'string' } }])), ...rateLimitHeaders(304) },
 };
 
 /** The v1 error envelope: `error`, `code` and the context fields of that code. */
@@ -56,13 +55,12 @@ function parameters(route: Route): JsonSchema[] {
 export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const errorStatuses = route.auth === 'apiKey' ? [400, 401, 402, 403, 404, 429, 500] : [401, 404, 429, 500];
     const body = shapes.get(route)?.schema;
     const success: JsonSchema = body ? { description: 'Success', content: { 'application/json': { schema: body } } } : { description: 'No content' };
-    const successHeaders = [...(route.success.headers ?? []), ...(route.method === 'GET' ? CONDITIONAL_HEADERS : [])];
-    if (successHeaders.length) {
-      success.headers = Object.fromEntries(successHeaders.map((name) => [name, { schema: { type: 'string' } }]));
-    }
+    success.headers = {
+      ...rateLimitHeaders(route.success.status),
+      ...Object.fromEntries([...(route.success.headers ?? []), ...(route.method === 'GET' ? CONDITIONAL_HEADERS : [])].map((name) => [name, { schema: { type: 'string' } }])),
+    };
     const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
       operationId: route.operation,
@@ -74,8 +72,9 @@ export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>)
       ...(requestBody && { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(requestBody) } } } }),
       responses: {
         [String(route.success.status)]: success,
+        ...Object.fromEntries((route.success.also ?? []).map((status) => [String(status), { ...success, description: 'Success (see the summary)' }])),
         ...(route.method === 'GET' && { '304': notModifiedResponse }),
-        ...Object.fromEntries(errorStatuses.map((status) => [String(status), errorResponse])),
+        ...errorResponses(route),
       },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { PageRequest } from '../domain/pagination.js';
+import type { ErrorCode } from '../errors.js';
 import type { Operations } from '../generated/graphql/operations.js';
 import type { Scope } from '../scopes.js';
 import type { ShapeOptions } from './response-shape.js';
@@ -70,12 +71,14 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
   body?: B;
   /** Extra request headers the route reads, for the OpenAPI document. */
   requestHeaders?: string[];
+  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
+  errors?: ErrorCode[];
   operation: N;
   variables(input: RouteInput<P, (Q extends z.ZodObject ? z.output<Q> : Record<never, never>) & (Pg extends true ? PageRequest : Record<never, never>), B extends BodyValidator<infer T> ? T : Output<B>>): OperationVariables<N>;
   /** Which part of the root field is the body, when it is not the whole value. */
   shape?: ShapeOptions;
-  /** Success status, and the response headers it may carry (for the OpenAPI document). */
-  success: { status: number; headers?: string[] };
+  /** Success status, other 2xx statuses `outcome` may choose (a replay's 200), and the headers they may carry (for the OpenAPI document). */
+  success: { status: number; also?: number[]; headers?: string[] };
   /** Status and headers decided by the data (a replay's 200, a created resource's Location). */
   outcome?(data: OperationData<N>, body: unknown): RestOutcome;
 }
@@ -94,10 +97,11 @@ export interface Route {
   query?: z.ZodObject;
   body?: z.ZodType | BodyValidator;
   requestHeaders?: string[];
+  errors?: ErrorCode[];
   operation: OperationName;
   variables(input: ParsedInput): Record<string, unknown>;
   shape?: ShapeOptions;
-  success: { status: number; headers?: string[] };
+  success: { status: number; also?: number[]; headers?: string[] };
   outcome?(data: Record<string, unknown>, body: unknown): RestOutcome;
 }
 

@@ -20,6 +20,7 @@ export const siteVerificationRoutes: Route[] = [
     auth: 'siteKey',
     scope: null,
     attemptBudget: true,
+    errors: ['wp_plugin_fetch_failed'],
     operation: 'attempt-site-verification',
     variables: () => ({}),
     success: { status: 200 },

@@ -53,10 +53,11 @@ export const submissionRoutes: Route[] = [
     scope: 'write:submissions',
     requestHeaders: ['Idempotency-Key'],
     body: ingestBodySchema,
+    errors: ['form_archived', 'too_many_fields', 'invalid_idempotency_key', 'idempotency_in_progress', 'idempotency_key_reused'],
     operation: 'ingest-submission',
     variables: ({ params, body, headers }) => ({ formId: params.id, formData: body.formData, idempotencyKey: headers.get('idempotency-key') }),
     shape: { spread: 'submission' },
-    success: { status: 201, headers: ['Idempotent-Replayed'] },
+    success: { status: 201, also: [200], headers: ['Idempotent-Replayed'] },
     outcome: (data) => (data.ingestSubmission.replayed ? { status: 200, headers: { 'Idempotent-Replayed': 'true' } } : {}),
   }),
 ];

@@ -41,11 +41,12 @@ export const webhookRoutes: Route[] = [
     auth: 'apiKey',
     // The scope depends on the event (submission.* read:submissions, form.* read:forms): checked by the resolver.
     scope: null,
+    errors: ['insufficient_scope'],
     body: { schema: createWebhookBodySchema, parse: parseCreateWebhookBody },
     operation: 'webhook-create',
     variables: ({ body }) => ({ input: { url: body.url, event: body.event, formId: body.formId ?? null } }),
     shape: { spread: 'webhook', keep: ['secret'] },
-    success: { status: 201 },
+    success: { status: 201, also: [200] },
     outcome: (data) => (data.createWebhook.created ? {} : { status: 200 }),
   }),
   defineRoute({
