@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = await createRateLimitStore(config);
   const readiness = { draining: false };
-  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher }, { readiness });
+  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher, queue }, { readiness });
   const server = createHttpServer(app);
   const http = trackConnections(server);
   await new Promise<void>((resolve, reject) => {

@@ -67,6 +67,7 @@ export async function createTestApp(options: { db?: TestDatabase; rateLimits?: R
     phi: new PhiCipher(TEST_SECRET_KEY),
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
     fetcher: createOutboundFetcher(config),
+    queue,
   };
   const app = createApp(deps);
 
