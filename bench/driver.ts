@@ -198,7 +198,8 @@ function percentile(sorted: Float64Array, p: number): number {
 /**
  * One autocannon run. Latencies are collected from autocannon's per-response event, in fractional
  * milliseconds: its own histogram rounds to whole milliseconds, too coarse for the p99 ratio here.
- * Only 2xx responses count towards req/s and latency (as autocannon itself does for latency).
+ * Only 2xx responses count towards req/s and latency (as autocannon itself does for latency), and 304: the
+ * answer a conditional GET scenario expects (no other scenario sends If-None-Match).
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
@@ -213,11 +214,11 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    if ((statusCode >= 200 && statusCode < 300) || statusCode === 304) latencies.push(responseTime);
   });
   const result = await instance;
   const elapsedS = options.amount ? (performance.now() - started) / 1000 : result.duration;
-  return summarize(Float64Array.from(latencies).sort(), elapsedS, result.non2xx, result.errors, result.timeouts, statusCodes);
+  return summarize(Float64Array.from(latencies).sort(), elapsedS, result.non2xx - (statusCodes[304] ?? 0), result.errors, result.timeouts, statusCodes);
 }
 
 function summarize(sorted: Float64Array, durationS: number, non2xx: number, errors: number, timeouts: number, statusCodes: Record<string, number>): LoadResult {

@@ -21,12 +21,39 @@ export interface GatePolicy {
 /** /graphql: API keys only, plan-gated; scopes per field. */
 export const GRAPHQL_POLICY: GatePolicy = { auth: 'apiKey' };
 
-async function spend(context: RequestContext, bucket: string, budget: number): Promise<RateLimitResult> {
-  const result = await context.deps.rateLimits.hit(bucket, budget, HOUR_MS);
+async function spend(context: RequestContext, bucket: string, budget: number, peek = false): Promise<RateLimitResult> {
+  const limits = context.deps.rateLimits;
+  // A peek (a conditional GET, decisions §6.2) looks at the budget without using it: 429 when it is spent.
+  const result = await (peek ? limits.peek(bucket, budget, HOUR_MS) : limits.hit(bucket, budget, HOUR_MS));
   // Set before a refusal too: the 429 carries the budget headers.
   context.responseHeaders = rateLimitHeaders(result);
   if (!result.allowed) throw rateLimitedError(result);
   return result;
+}
+
+/** The hourly budgets a request under this policy draws on (decisions §4: per key; per site key, plus its attempts). */
+function budgets(policy: GatePolicy, context: RequestContext): [string, number][] {
+  const viewer = context.viewer;
+  if (viewer?.kind === 'site') {
+    const list: [string, number][] = [[`site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR]];
+    if (policy.attemptBudget) list.push([`site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR]);
+    return list;
+  }
+  return viewer?.kind === 'apiKey' ? [[`key:${viewer.keyId}`, viewer.rateLimitPerHour]] : [];
+}
+
+async function spendAll(policy: GatePolicy, context: RequestContext, peek: boolean): Promise<void> {
+  for (const [bucket, budget] of budgets(policy, context)) await spend(context, bucket, budget, peek);
+}
+
+export interface AdmitOptions {
+  /**
+   * Only look at the budget (a conditional GET): the caller `charge`s it once the answer is known not to be a
+   * 304, which uses no budget (decisions §6.2).
+   */
+  peek?: boolean;
+  /** Set by `admit` once a peek passed the budget step: from then on, any answer but a 304 must be charged. */
+  peeked?: boolean;
 }
 
 /**
@@ -34,13 +61,14 @@ async function spend(context: RequestContext, bucket: string, budget: number): P
  * → scope (403). Leaves the viewer on the context and the rate-limit headers in `context.responseHeaders`
  * (every response after the budget step carries them, a 500 included); throws the AppError of the first failure.
  */
-export async function admit(policy: GatePolicy, headers: Headers, context: RequestContext): Promise<void> {
+export async function admit(policy: GatePolicy, headers: Headers, context: RequestContext, options: AdmitOptions = {}): Promise<void> {
+  const peek = options.peek === true;
   if (policy.auth === 'siteKey') {
     const viewer = await authenticateSiteKey(context.deps, headers.get('x-service-site-key'));
     context.viewer = viewer;
     context.log.accountId = viewer.accountId;
-    await spend(context, `site:${viewer.siteId}`, SITE_KEY_BUDGET_PER_HOUR);
-    if (policy.attemptBudget) await spend(context, `site-attempt:${viewer.siteId}`, SITE_ATTEMPT_BUDGET_PER_HOUR);
+    await spendAll(policy, context, peek);
+    if (peek) options.peeked = true;
     return;
   }
   const viewer = await authenticateApiKey(context.deps, headers.get('authorization'));
@@ -48,6 +76,15 @@ export async function admit(policy: GatePolicy, headers: Headers, context: Reque
   context.log.accountId = viewer.accountId;
   context.log.keyId = viewer.keyId;
   if (policy.planGate !== false) assertPlanAllowsApi(viewer);
-  await spend(context, `key:${viewer.keyId}`, viewer.rateLimitPerHour);
+  await spendAll(policy, context, peek);
+  if (peek) options.peeked = true;
   if (policy.scope) assertScope(viewer, policy.scope);
+}
+
+/**
+ * Uses the budget a request admitted with `peek` only looked at (429, with its headers, when it ran out
+ * meanwhile). The viewer is the one `admit` left on the context.
+ */
+export async function charge(policy: GatePolicy, context: RequestContext): Promise<void> {
+  await spendAll(policy, context, false);
 }

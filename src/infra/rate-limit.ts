@@ -25,6 +25,12 @@ export interface RateLimitResult {
 
 export interface RateLimitStore {
   hit(bucket: string, limit: number, windowMs: number, now?: number): Promise<RateLimitResult>;
+  /**
+   * What `hit` would answer, using nothing: `remaining` is the budget left before this request, `allowed` false
+   * when it is spent. A conditional GET peeks, and hits only when its answer is not a 304 (decisions §6.2: a 304
+   * uses no budget); a hit refused after an allowed peek (another replica took the last unit) is still a 429.
+   */
+  peek(bucket: string, limit: number, windowMs: number, now?: number): Promise<RateLimitResult>;
 }
 
 export const HOUR_MS = 60 * 60 * 1000;
@@ -94,6 +100,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return rateLimitResult(allowed, limit, window.count, window.endsAt - now, now);
   }
 
+  async peek(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
+    const window = this.windows.get(bucket);
+    // No live window: none is started (a 304 is not a request of the budget); the next hit starts it.
+    if (!window || window.endsAt <= now) return rateLimitResult(limit > 0, limit, 0, windowMs, now);
+    return rateLimitResult(window.count < limit, limit, window.count, window.endsAt - now, now);
+  }
+
   async close(): Promise<void> {
     this.windows.clear();
   }
@@ -132,7 +145,23 @@ end
 return { count, ttl, allowed }
 `;
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, limit: number, windowMs: number): Promise<unknown> };
+/** Reads the count and the window's time left in one atomic step, writing nothing: { count, ms left, 1 when allowed }. */
+const PEEK_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  count = 0
+  ttl = tonumber(ARGV[2])
+end
+local allowed = 0
+if count < tonumber(ARGV[1]) then allowed = 1 end
+return { count, ttl, allowed }
+`;
+
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, limit: number, windowMs: number): Promise<unknown>;
+  rateLimitPeek(key: string, limit: number, windowMs: number): Promise<unknown>;
+};
 
 function isHitReply(reply: unknown): reply is [number, number, number] {
   return Array.isArray(reply) && reply.length === 3 && reply.every((n) => typeof n === 'number');
@@ -151,6 +180,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** `redis` stays the caller's (close() leaves it open) unless it came from `connect`. */
   constructor(redis: Redis, options: { keyPrefix?: string; ownsConnection?: boolean } = {}) {
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    redis.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
     this.redis = redis as RedisWithHit;
     this.keyPrefix = options.keyPrefix ?? 'rl:';
     this.ownsConnection = options.ownsConnection ?? false;
@@ -172,6 +202,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
     const reply = await this.redis.rateLimitHit(this.keyPrefix + bucket, limit, Math.max(1, Math.round(windowMs)));
     if (!isHitReply(reply)) throw new Error('Unexpected reply from the rate-limit script');
+    const [count, msLeft, allowed] = reply;
+    return rateLimitResult(allowed === 1, limit, count, msLeft, now);
+  }
+
+  async peek(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
+    const reply = await this.redis.rateLimitPeek(this.keyPrefix + bucket, limit, Math.max(1, Math.round(windowMs)));
+    if (!isHitReply(reply)) throw new Error('Unexpected reply from the rate-limit peek script');
     const [count, msLeft, allowed] = reply;
     return rateLimitResult(allowed === 1, limit, count, msLeft, now);
   }

@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { admit } from '../gate/gate.js';
+import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
 import { assertJsonInput, parseIdText, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
@@ -11,6 +11,7 @@ import { v1Presenters } from './present.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
 import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
 import { streamedResponse } from './streamed-body.js';
+import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
@@ -76,6 +77,10 @@ export async function withoutBody(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   if (body.byteLength && !headers.has('content-length')) headers.set('content-length', String(body.byteLength));
   return new Response(null, { status: response.status, headers });
+}
+
+function jsonTextResponse(status: number, json: string, headers: Record<string, string>): Response {
+  return new Response(json, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
@@ -149,6 +154,7 @@ export function compileShapes(schema: GraphQLSchema, operations: OperationStore,
 export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): RestFacade {
   const compiled = routes.map(compile);
   const shapes = compileShapes(schema, operations, routes);
+  const conditionalGets = createConditionalGets();
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
     const url = new URL(request.url);
@@ -165,8 +171,17 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     const { route } = found;
     context.log.route = `${request.method} /v1${route.path}`;
 
+    // Conditional GET (decisions §6.2): the budget is only peeked at until the answer is known not to be a 304.
+    const condition = route.method === 'GET' ? parseIfNoneMatch(request.headers.get('if-none-match')) : null;
+    const gate: AdmitOptions = { peek: condition !== null };
+    let charged = condition === null;
+    const charge = async (): Promise<void> => {
+      if (charged) return;
+      charged = true;
+      await chargeBudget(route, context);
+    };
     try {
-      await admit(route, request.headers, context);
+      await admit(route, request.headers, context, gate);
 
       const input: ParsedInput = {
         params: parseParams(found, path),
@@ -176,17 +191,42 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       };
       // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
       if (isStreamRoute(route)) {
+        await charge();
         const streamed = await route.stream(input, context, { present: v1Presenters(schema, context) });
         return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure));
       }
+      // ── conditional-request hook (src/rest/conditional.ts) ──
+      const known = condition && (await conditionalGets.shortcut(route, context, input, condition));
+      if (known) return notModified(known, context.responseHeaders);
       const data = await runOperation(operations, route.operation, context, route.variables(input));
       const shape = shapes.get(route);
       const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
       const outcome = route.outcome?.(data, body);
-      return jsonResponse(outcome?.status ?? route.success.status, body, { ...context.responseHeaders, ...outcome?.headers });
+      const status = outcome?.status ?? route.success.status;
+      if (route.method === 'GET' && status === 200 && body !== undefined) {
+        const json = JSON.stringify(body);
+        const etag = conditionalGets.settle(route, context, input, json);
+        if (condition && matches(condition, etag)) return notModified(etag, context.responseHeaders);
+        await charge();
+        return jsonTextResponse(200, json, { ...context.responseHeaders, ...outcome?.headers, ...CACHE_HEADERS, ETag: etag });
+      }
+      await charge(); // any other answer to a conditional GET is charged like the request it is
+      // ── end of the hook ──
+      return jsonResponse(status, body, { ...context.responseHeaders, ...outcome?.headers });
     } catch (error) {
-      // 401 and 402 come before the rate-limit step, so the context has no budget headers for them.
-      if (error instanceof AppError) return errorResponse(error, context.responseHeaders);
+      // 401 and 402 come before the rate-limit step, so the context has no budget headers for them. A conditional
+      // GET that fails after its peek passed is charged like any request (or refused, if the budget ran out meanwhile).
+      if (error instanceof AppError) {
+        if (!charged && gate.peeked) {
+          try {
+            await charge();
+          } catch (refused) {
+            if (refused instanceof AppError) return errorResponse(refused, context.responseHeaders);
+            throw refused;
+          }
+        }
+        return errorResponse(error, context.responseHeaders);
+      }
       throw error;
     }
   }

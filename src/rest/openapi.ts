@@ -10,6 +10,15 @@ const toJsonSchema = (schema: z.ZodType): JsonSchema => {
   return rest;
 };
 
+/** A streamed body (the export) is not tagged: its answer is produced as it is read, so no tag exists before it. */
+const isConditional = (route: TableRoute): boolean => route.method === 'GET' && !isStreamRoute(route);
+
+/** Decisions §6.2: on every 200 and 304 answer to a GET. */
+const CONDITIONAL_HEADERS = ['ETag', 'Cache-Control', 'Vary'];
+const notModifiedResponse = {
+  description: 'Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used',
+  headers: { ...Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, { schema: { type: 'string' } }])), ...rateLimitHeaders(304) },
+};
 
 /** The v1 error envelope: `error`, `code` and the context fields of that code. */
 const errorSchema: JsonSchema = {
@@ -30,9 +39,19 @@ function parameters(route: TableRoute): JsonSchema[] {
     list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'values above 100 are clamped to 100' });
   }
   for (const [name, schema] of Object.entries(route.query?.shape ?? {})) {
-    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType) });
+    const description = (schema as z.ZodType).description;
+    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType), ...(description && { description }) });
   }
   for (const name of route.requestHeaders ?? []) list.push({ name, in: 'header', required: false, schema: { type: 'string', maxLength: 256 } });
+  if (isConditional(route)) {
+    list.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget',
+      schema: { type: 'string' },
+    });
+  }
   return list;
 }
 
@@ -71,7 +90,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
     const success = successResponse(route, shapes);
     success.headers = {
       ...rateLimitHeaders(route.success.status),
-      ...Object.fromEntries((route.success.headers ?? []).map((name) => [name, { schema: { type: 'string' } }])),
+      ...Object.fromEntries([...(route.success.headers ?? []), ...(isConditional(route) ? CONDITIONAL_HEADERS : [])].map((name) => [name, { schema: { type: 'string' } }])),
     };
     const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
@@ -91,6 +110,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
       responses: {
         [String(route.success.status)]: success,
         ...Object.fromEntries((route.success.also ?? []).map((status) => [String(status), { ...success, description: 'Success (see the summary)' }])),
+        ...(isConditional(route) && { '304': notModifiedResponse }),
         ...errorResponses(route),
       },
     };

@@ -2,6 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
 import type { CalendarWidget } from '../generated/prisma/client.js';
 import {
+  BOOKING_STATUSES,
   calendarObjectV1,
   getBookingOrThrow,
   getCalendarWidgetOrThrow,
@@ -19,7 +20,7 @@ import { pageArgs, pageRef, listComplexity } from './pagination.js';
    event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
 
 export const BookingStatusEnum = builder.enumType('BookingStatus', {
-  values: ['scheduled', 'cancelled', 'no_show', 'completed', 'failed'] as const,
+  values: BOOKING_STATUSES,
 });
 
 export const CalendarWidgetRef = builder.prismaObject('CalendarWidget', {

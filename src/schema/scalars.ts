@@ -1,12 +1,14 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import { parseIsoTimestamp } from '../domain/list-filters.js';
 import { builder } from './builder.js';
 
 builder.scalarType('DateTime', {
-  description: 'ISO 8601 date-time',
+  description: 'ISO 8601 date-time with an offset or Z',
   serialize: (value) => value.toISOString(),
+  // The same parser as REST query parameters: a time without an offset would be read in the server's zone.
   parseValue: (value) => {
-    const date = typeof value === 'string' ? new Date(value) : null;
-    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    const date = typeof value === 'string' ? parseIsoTimestamp(value) : null;
+    if (!date) throw new GraphQLError('DateTime must be an ISO 8601 date-time with an offset or Z');
     return date;
   },
 });

@@ -11,6 +11,7 @@ import {
   listCollections,
   listEcommerceWidgets,
   listWidgetOrders,
+  ORDER_STATUSES,
   shippingAddressV1,
   type CollectionQuery,
   type EcommerceWidgetQuery,
@@ -28,7 +29,7 @@ import { pageArgs, pageRef, listComplexity } from './pagination.js';
 const ShopWidgetTypeEnum = builder.enumType('ShopWidgetType', { values: ['one_time', 'subscription', 'donation'] as const });
 const FulfilmentTypeEnum = builder.enumType('FulfilmentType', { values: ['digital', 'service', 'physical'] as const });
 const BillingIntervalEnum = builder.enumType('BillingInterval', { values: ['day', 'week', 'month', 'year'] as const });
-export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ['paid', 'shipped', 'refunded', 'failed'] as const });
+export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
 
 export const EcommerceWidgetRef = builder.prismaObject('EcommerceWidget', {
   fields: (t) => ({

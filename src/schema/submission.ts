@@ -41,12 +41,21 @@ const IngestResultRef = builder.objectRef<{ submission: Submission; replayed: bo
 builder.queryFields((t) => ({
   formSubmissions: t.field({
     type: SubmissionPage,
-    description: 'Submissions of a form (active or archived), newest first',
+    description: 'Submissions of a form (active or archived), newest first; optional createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:submissions' },
     complexity: listComplexity,
-    args: { formId: t.arg.int({ required: true }), ...pageArgs(t.arg) },
+    args: {
+      formId: t.arg.int({ required: true }),
+      ...pageArgs(t.arg),
+      createdFrom: t.arg({ type: 'DateTime', description: 'inclusive' }),
+      createdBefore: t.arg({ type: 'DateTime', description: 'exclusive; fix it to walk a growing list' }),
+    },
     resolve: (_root, args, context) =>
-      listFormSubmissions(context.deps.db, readerOf(context), args.formId, normalizePagination(args.page, args.limit)),
+      listFormSubmissions(context.deps.db, readerOf(context), args.formId, {
+        ...normalizePagination(args.page, args.limit),
+        createdFrom: args.createdFrom,
+        createdBefore: args.createdBefore,
+      }),
   }),
   submissionDailyCounts: t.field({
     type: [DailyCountRef],

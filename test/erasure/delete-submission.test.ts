@@ -38,6 +38,19 @@ const ingest = async (formData: Record<string, unknown>, headers: Record<string,
 const submissionCount = async (form = formId()) => (await t.db.prisma.form.findUniqueOrThrow({ where: { id: form } })).submissionCount;
 
 describe('DELETE /v1/submissions/{id}', () => {
+  it('changes the conditional-GET tags of the forms list and of the submissions list', async () => {
+    const erased = await ingest({ Name: 'Ada' });
+    const forms = await t.request('GET', '/v1/forms', { key });
+    const submissions = await t.request('GET', `/v1/forms/${formId()}/submissions`, { key });
+    const revalidate = (path: string, etag: string) => t.request('GET', path, { key, headers: { 'if-none-match': etag } });
+    expect((await revalidate('/v1/forms', forms.headers.get('etag')!)).status).toBe(304);
+    expect((await t.request('DELETE', `/v1/submissions/${erased.id}`, { key })).status).toBe(204);
+    const formsAfter = await revalidate('/v1/forms', forms.headers.get('etag')!);
+    expect(formsAfter.status).toBe(200);
+    expect(formsAfter.body.data.find((form: { id: number }) => form.id === formId()).submissionCount).toBe(0);
+    expect((await revalidate(`/v1/forms/${formId()}/submissions`, submissions.headers.get('etag')!)).status).toBe(200);
+  });
+
   it('answers 204; the submission then answers 404 and is gone from the list, its total and submissionCount', async () => {
     const kept = await ingest({ Name: 'Kept', Email: 'kept@example.com' });
     const erased = await ingest({ Name: 'Gone', Email: 'gone@example.com' });

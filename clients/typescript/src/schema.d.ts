@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a form’s submissions, newest first */
+        /** List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore) */
         get: operations["list-form-submissions"];
         put?: never;
         /** Ingest a submission through the widget pipeline (webhooks, emails, PHI handling); idempotent with Idempotency-Key */
@@ -149,7 +149,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a calendar widget’s bookings, newest first */
+        /** List a calendar widget’s bookings, newest first; optional status and createdAt window [createdFrom, createdBefore) */
         get: operations["calendar-widget-bookings-list"];
         put?: never;
         post?: never;
@@ -217,7 +217,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a shop widget’s widget-mode orders, newest first */
+        /** List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore) */
         get: operations["ecommerce-widget-orders-list"];
         put?: never;
         post?: never;
@@ -497,7 +497,10 @@ export interface operations {
                 domainId?: string;
                 archived?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -512,6 +515,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -538,6 +544,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
@@ -825,7 +847,10 @@ export interface operations {
     "get-form": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -842,6 +867,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -867,6 +895,22 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -1334,8 +1378,15 @@ export interface operations {
                 page?: number;
                 /** @description values above 100 are clamped to 100 */
                 limit?: number;
+                /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
+                createdFrom?: string;
+                /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
+                createdBefore?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -1352,6 +1403,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1373,7 +1427,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id`, `invalid_pagination` */
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1387,7 +1457,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_id" | "invalid_pagination";
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
                     };
                 };
             };
@@ -1735,7 +1805,10 @@ export interface operations {
     "get-submission": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -1752,6 +1825,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1764,6 +1840,22 @@ export interface operations {
                         createdAt: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -2028,7 +2120,10 @@ export interface operations {
     "get-site-verification": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2043,6 +2138,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2172,22 @@ export interface operations {
                         } | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `missing_site_key` */
             401: {
@@ -2273,7 +2387,10 @@ export interface operations {
                 limit?: number;
                 domainId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2288,6 +2405,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +2433,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
@@ -2417,7 +2553,10 @@ export interface operations {
     "calendar-widget-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2434,6 +2573,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2453,6 +2595,22 @@ export interface operations {
                         behavior: Record<string, unknown>;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -2578,8 +2736,16 @@ export interface operations {
                 page?: number;
                 /** @description values above 100 are clamped to 100 */
                 limit?: number;
+                status?: "scheduled" | "cancelled" | "no_show" | "completed" | "failed";
+                /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
+                createdFrom?: string;
+                /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
+                createdBefore?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2596,6 +2762,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,7 +2793,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id`, `invalid_pagination` */
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2638,7 +2823,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_id" | "invalid_pagination";
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
                     };
                 };
             };
@@ -2745,7 +2930,10 @@ export interface operations {
     "booking-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2762,6 +2950,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2781,6 +2972,22 @@ export interface operations {
                         createdAt: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -2908,7 +3115,10 @@ export interface operations {
                 limit?: number;
                 domainId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2923,6 +3133,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,6 +3170,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
@@ -3061,7 +3290,10 @@ export interface operations {
     "ecommerce-widget-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3078,6 +3310,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3106,6 +3341,22 @@ export interface operations {
                         trialDays: number | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -3231,8 +3482,16 @@ export interface operations {
                 page?: number;
                 /** @description values above 100 are clamped to 100 */
                 limit?: number;
+                status?: "paid" | "shipped" | "refunded" | "failed";
+                /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
+                createdFrom?: string;
+                /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
+                createdBefore?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3249,6 +3508,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3281,7 +3543,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id`, `invalid_pagination` */
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3295,7 +3573,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_id" | "invalid_pagination";
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
                     };
                 };
             };
@@ -3402,7 +3680,10 @@ export interface operations {
     "order-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3419,6 +3700,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,6 +3726,22 @@ export interface operations {
                         createdAt: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -3569,7 +3869,10 @@ export interface operations {
                 limit?: number;
                 kind?: "form" | "calendar" | "ecommerce";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3584,6 +3887,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3606,6 +3912,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
@@ -3702,7 +4024,10 @@ export interface operations {
                 /** @description values above 100 are clamped to 100 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3717,6 +4042,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,6 +4066,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_pagination` */
             400: {
@@ -4010,7 +4354,10 @@ export interface operations {
     "webhook-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4027,6 +4374,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4040,6 +4390,22 @@ export interface operations {
                         createdAt: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -4441,7 +4807,10 @@ export interface operations {
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4458,6 +4827,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4487,6 +4859,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
             400: {
@@ -4591,7 +4979,10 @@ export interface operations {
     "webhook-delivery-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
                 deliveryId: number;
@@ -4609,6 +5000,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +5031,22 @@ export interface operations {
                         }[] | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -5251,10 +5661,15 @@ export interface operations {
                 /** @description values above 100 are clamped to 100 */
                 limit?: number;
                 type?: "submission.created" | "submission.deleted" | "form.created" | "form.updated" | "form.archived";
+                /** @description inclusive */
                 createdFrom?: string;
+                /** @description exclusive */
                 createdBefore?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5269,6 +5684,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5705,22 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_pagination`, `validation_failed` */
             400: {
@@ -5373,7 +5807,10 @@ export interface operations {
     "event-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 eventId: string;
             };
@@ -5390,6 +5827,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5400,6 +5840,22 @@ export interface operations {
                         data: Record<string, unknown>;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -5663,7 +6119,10 @@ export interface operations {
     "get-erasure-request": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -5680,6 +6139,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5694,6 +6156,22 @@ export interface operations {
                         completedAt: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id` */
             400: {
@@ -5816,8 +6294,11 @@ export interface operations {
     "export-form-submissions": {
         parameters: {
             query?: {
+                /** @description default ndjson */
                 format?: "ndjson" | "csv";
+                /** @description ISO 8601 date-time with an offset or Z; inclusive */
                 createdFrom?: string;
+                /** @description ISO 8601 date-time with an offset or Z; exclusive */
                 createdBefore?: string;
             };
             header?: never;

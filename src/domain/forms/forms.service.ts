@@ -4,6 +4,7 @@ import { Prisma, type Form, type Plan, type PrismaClient } from '../../generated
 import { recordEvent, type Present } from '../webhooks/events.service.js';
 import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
 import { formTypeValue, type FormWithSite } from './form.mapper.js';
+import { bumpFormVersion } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /** Forms + calendar widgets per site, archived forms not counted (decisions §4). */
@@ -40,7 +41,7 @@ export async function listForms(db: Database, accountId: number, filter: FormLis
   const rows = await db.sql<FormListRow>(Prisma.sql`
     SELECT f."id", f."accountId", f."siteId", f."name", f."type"::text AS "type",
            ${filter.withFields ? Prisma.sql`f."fields"` : Prisma.sql`NULL::jsonb`} AS "fields", f."phi", f."archivedAt",
-           f."submissionCount", f."createdAt", f."updatedAt", s."hostname", count(*) OVER ()::int AS "total"
+           f."submissionCount", f."version", f."createdAt", f."updatedAt", s."hostname", count(*) OVER ()::int AS "total"
     FROM "Form" f LEFT JOIN "Site" s ON s."id" = f."siteId"
     WHERE ${where}
     ORDER BY f."createdAt" DESC, f."id" DESC
@@ -58,6 +59,7 @@ export async function listForms(db: Database, accountId: number, filter: FormLis
     webhookUrl: null,
     archivedAt: row.archivedAt,
     submissionCount: row.submissionCount,
+    version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     site: row.siteId !== null && row.hostname !== null ? { id: row.siteId, hostname: row.hostname } : null,
@@ -167,6 +169,7 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
         ...(input.phi !== undefined && { phi: input.phi }),
         ...(restoring && { archivedAt: null }),
         ...(archiving && { archivedAt: new Date() }),
+        ...bumpFormVersion,
       },
       include: WITH_SITE,
     });
@@ -182,7 +185,7 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
 export async function archiveForm(prisma: PrismaClient, accountId: number, id: number, present: Present<FormWithSite>): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
-    await tx.form.update({ where: { id }, data: { archivedAt: new Date() } });
+    await tx.form.update({ where: { id }, data: { archivedAt: new Date(), ...bumpFormVersion } });
     await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
   });
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../infra/db.js';
 import type { SqlExecutor } from '../../infra/db-driver.js';
 import { notFound } from '../../errors.js';
+import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { deadLetterOf, QUEUE } from '../../infra/jobs.js';
 import { newEventId } from '../webhooks/events.service.js';
@@ -66,12 +67,13 @@ export interface Eraser {
 export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: number[], now = new Date()): Promise<ErasedSubmission[]> {
   if (ids.length === 0) return [];
   const at = now.toISOString();
-  // One statement: the rows, their counters (raw, so the forms' updatedAt stays), audit rows and events.
+  // One statement: the rows, their counters and versions (raw, so the forms' updatedAt stays; the version makes
+  // conditional GETs of the lists see the change), audit rows and events.
   const erased = await tx.sql<ErasedSubmission>(Prisma.sql`
     WITH erased AS (
       DELETE FROM "Submission" WHERE "accountId" = ${eraser.accountId} AND "id" = ANY(${ids}::int[]) RETURNING "id", "formId"
     ), counted AS (
-      UPDATE "Form" f SET "submissionCount" = f."submissionCount" - c."n"
+      UPDATE "Form" f SET "submissionCount" = f."submissionCount" - c."n", ${FORM_VERSION_BUMP}
       FROM (SELECT "formId", count(*)::int AS "n" FROM erased GROUP BY "formId") c WHERE f."id" = c."formId"
     ), audited AS (
       INSERT INTO "AuditEvent" ("accountId", "apiKeyId", "action", "resource", "resourceId", "formId", "createdAt")

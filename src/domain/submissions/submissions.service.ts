@@ -4,10 +4,12 @@ import { AppError, notFound } from '../../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
+import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
+import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
 
 export const MAX_FORM_DATA_FIELDS = 50;
 export const MAX_FORM_DATA_BYTES = 51_200;
@@ -44,18 +46,40 @@ export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
 
 type PageRow = Submission & { total: number };
 
+export interface SubmissionListFilter extends PageRequest, CreatedRange {}
+
+/** The page's createdAt bounds, as SQL conditions on the alias `alias`. */
+function createdAtConditions(alias: string, range: CreatedRange): Prisma.Sql {
+  const column = Prisma.raw(`${alias}."createdAt"`);
+  return Prisma.sql`${range.createdFrom != null ? Prisma.sql`AND ${column} >= ${range.createdFrom}` : Prisma.empty}
+    ${range.createdBefore != null ? Prisma.sql`AND ${column} < ${range.createdBefore}` : Prisma.empty}`;
+}
+
+/** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
+function totalSql(range: CreatedRange): Prisma.Sql {
+  const plan = totalPlan(range, false);
+  if (plan.kind === 'counter') return Prisma.sql`f."submissionCount"`;
+  if (plan.kind === 'counterMinusNewer') {
+    return Prisma.sql`f."submissionCount" - (SELECT count(*)::int FROM "Submission" c WHERE c."formId" = f."id" AND c."createdAt" >= ${plan.createdBefore})`;
+  }
+  return Prisma.sql`(SELECT count(*)::int FROM "Submission" c WHERE c."formId" = f."id" ${createdAtConditions('c', range)})`;
+}
+
 /**
- * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement: the form
- * (scoped to the account, so another account's form reads as absent) with its counter as the total, joined to
- * the page. A form without submissions on that page still answers one row, whose submission columns are null.
+ * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement whether
+ * filtered or not: the form (scoped to the account, so another account's form reads as absent) with its total,
+ * joined to the page. A form without submissions on that page still answers one row, whose submission columns
+ * are null. A createdAt window walks the (formId, createdAt, id) index for both the page and its count.
  */
-export async function listFormSubmissions(db: Database, reader: Reader, formId: number, request: PageRequest): Promise<Page<Submission>> {
-  const { skip, take } = skipTake(request);
+export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<Page<Submission>> {
+  assertCreatedRange(filter);
+  const { skip, take } = skipTake(filter);
   const rows = await db.sql<PageRow>(Prisma.sql`
-    SELECT ${submissionColumns(true)}, f."submissionCount" AS "total"
+    SELECT ${submissionColumns(true)}, ${totalSql(filter)} AS "total"
     FROM "Form" f
     LEFT JOIN LATERAL (
-      SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
+      SELECT * FROM "Submission" p WHERE p."formId" = f."id" ${createdAtConditions('p', filter)}
+      ORDER BY p."createdAt" DESC, p."id" DESC LIMIT ${take} OFFSET ${skip}
     ) s ON true
     WHERE f."id" = ${formId} AND f."accountId" = ${reader.accountId}`);
   const first = rows[0];
@@ -74,7 +98,7 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
       createdAt: row.createdAt,
     }));
   await auditPhiReads(db.prisma, reader, data);
-  return toPage(data, request, first.total);
+  return toPage(data, filter, first.total);
 }
 
 export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader, id: number): Promise<Submission> {
@@ -199,7 +223,7 @@ export async function ingestSubmission(
                 ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
         RETURNING "id"
       ), counted AS (
-        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1 WHERE "id" = ${formId}
+        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1, ${FORM_VERSION_BUMP} WHERE "id" = ${formId}
       ), claimed AS (
         UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
         WHERE "id" = ${recordId ?? 0}

@@ -2,6 +2,7 @@ import { notFound } from '../../errors.js';
 import type { Booking, BookingStatus, CalendarWidget, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { isPlainObject } from '../validation.js';
+import { assertCreatedRange, totalPlan, type CreatedRange, type TotalPlan } from '../list-filters.js';
 
 /* Calendar widgets and their bookings: read-only in v1. Hidden columns (cancellationToken, providerEventId,
    assignedHost) are never selected, so no layer above can leak them; webhook keys inside the free JSON objects
@@ -76,36 +77,49 @@ export const BOOKING_COLUMNS = {
 
 export type BookingView = Pick<Booking, keyof typeof BOOKING_COLUMNS>;
 
-export interface BookingListFilter extends PageRequest {
+/** The documented booking status set (v1 "Booking status values"): the status filter accepts one of them. */
+export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'no_show', 'completed', 'failed'] as const satisfies readonly BookingStatus[];
+
+export interface BookingListFilter extends PageRequest, CreatedRange {
   status?: BookingStatus | null;
-  /** Inclusive lower bound of createdAt. */
-  createdFrom?: Date | null;
-  /** Exclusive upper bound of createdAt. */
-  createdBefore?: Date | null;
 }
 
-const isFiltered = (filter: { status?: unknown; createdFrom?: unknown; createdBefore?: unknown }): boolean =>
-  filter.status != null || filter.createdFrom != null || filter.createdBefore != null;
-
-export const createdAtRange = (filter: { createdFrom?: Date | null; createdBefore?: Date | null }): Prisma.DateTimeFilter | undefined =>
+export const createdAtRange = (filter: CreatedRange): Prisma.DateTimeFilter | undefined =>
   filter.createdFrom != null || filter.createdBefore != null
     ? { ...(filter.createdFrom != null && { gte: filter.createdFrom }), ...(filter.createdBefore != null && { lt: filter.createdBefore }) }
     : undefined;
 
+/** The rows a filtered total counts: the window itself, or (counterMinusNewer) the rows at or after its end. */
+export function countedCreatedAt(plan: TotalPlan, filter: CreatedRange): Prisma.DateTimeFilter | undefined {
+  return plan.kind === 'counterMinusNewer' ? { gte: plan.createdBefore } : createdAtRange(filter);
+}
+
+/** The total from the parent's counter and, when filtered, the count Prisma folded into the parent's read. */
+export function filteredTotal(plan: TotalPlan, counter: number, counted: number | undefined): number {
+  if (plan.kind === 'counter') return counter;
+  return plan.kind === 'counterMinusNewer' ? counter - (counted ?? 0) : (counted ?? 0);
+}
+
 /**
- * Bookings of a widget (archived ones included: archiving preserves them), newest first. Unfiltered, the total
- * is the widget's counter; a status or date filter counts along the (calendarWidgetId, createdAt) index.
+ * Bookings of a widget (archived ones included: archiving preserves them), newest first, in two statements
+ * whether filtered or not: the widget with its total (its counter, or a count of the filter's rows folded into
+ * the same read along the (calendarWidgetId[, status], createdAt) indexes), then the page along the same index.
  */
 export async function listCalendarBookings(prisma: Db, accountId: number, widgetId: number, filter: BookingListFilter): Promise<Page<BookingView>> {
-  const widget = await prisma.calendarWidget.findFirst({ where: { id: widgetId, accountId }, select: { id: true, bookingCount: true } });
+  assertCreatedRange(filter);
+  const plan = totalPlan(filter, filter.status != null);
+  const status = filter.status != null ? { status: filter.status } : {};
+  const counted = countedCreatedAt(plan, filter);
+  const owner = { id: widgetId, accountId };
+  // Two reads of one shape, so that the unfiltered one carries no count at all.
+  const widget =
+    plan.kind === 'counter'
+      ? await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true } })
+      : await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true, _count: { select: { bookings: { where: { ...status, ...(counted && { createdAt: counted }) } } } } } });
   if (!widget) throw notFound('calendar_widget');
+  const total = filteredTotal(plan, widget.bookingCount, '_count' in widget ? (widget._count as { bookings: number }).bookings : undefined);
   const range = createdAtRange(filter);
-  const where: Prisma.BookingWhereInput = {
-    calendarWidgetId: widgetId,
-    ...(filter.status != null && { status: filter.status }),
-    ...(range && { createdAt: range }),
-  };
-  const total = isFiltered(filter) ? await prisma.booking.count({ where }) : widget.bookingCount;
+  const where: Prisma.BookingWhereInput = { calendarWidgetId: widgetId, ...status, ...(range && { createdAt: range }) };
   const data = total > skipTake(filter).skip
     ? await prisma.booking.findMany({ where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...skipTake(filter) })
     : [];

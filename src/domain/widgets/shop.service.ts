@@ -1,6 +1,7 @@
 import { notFound } from '../../errors.js';
 import type { Collection, EcommerceWidget, Order, OrderStatus, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { createdAtRange, type WidgetListFilter } from './calendars.service.js';
+import { countedCreatedAt, createdAtRange, filteredTotal, type WidgetListFilter } from './calendars.service.js';
+import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { isPlainObject } from '../validation.js';
 
@@ -74,10 +75,11 @@ export function shippingAddressV1(value: Prisma.JsonValue | null): Record<string
   return Object.fromEntries(SHIPPING_ADDRESS_KEYS.filter((key) => key in value).map((key) => [key, value[key]]));
 }
 
-export interface OrderListFilter extends PageRequest {
+/** The documented order status set (v1 "Order status values"): the status filter accepts one of them. */
+export const ORDER_STATUSES = ['paid', 'shipped', 'refunded', 'failed'] as const satisfies readonly OrderStatus[];
+
+export interface OrderListFilter extends PageRequest, CreatedRange {
   status?: OrderStatus | null;
-  createdFrom?: Date | null;
-  createdBefore?: Date | null;
 }
 
 function orderWhere(owner: Prisma.OrderWhereInput, filter: OrderListFilter): Prisma.OrderWhereInput {
@@ -85,27 +87,34 @@ function orderWhere(owner: Prisma.OrderWhereInput, filter: OrderListFilter): Pri
   return { ...owner, ...(filter.status != null && { status: filter.status }), ...(range && { createdAt: range }) };
 }
 
-const isFiltered = (filter: OrderListFilter): boolean => filter.status != null || filter.createdFrom != null || filter.createdBefore != null;
-
 async function pageOfOrders(prisma: Db, where: Prisma.OrderWhereInput, filter: OrderListFilter, total: number): Promise<Page<OrderView>> {
   const data = total > skipTake(filter).skip ? await prisma.order.findMany({ where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
   return toPage(data, filter, total);
 }
 
 /**
- * Widget-mode orders of a shop widget (archived ones included), newest first. Unfiltered, the total is the
- * widget's counter; a filter counts along the (ecommerceWidgetId, createdAt) index.
+ * Widget-mode orders of a shop widget (archived ones included), newest first, in two statements whether
+ * filtered or not: the widget with its total (its counter, or a count of the filter's rows folded into the same
+ * read along the (ecommerceWidgetId[, status], createdAt) indexes), then the page.
  */
 export async function listWidgetOrders(prisma: Db, accountId: number, widgetId: number, filter: OrderListFilter): Promise<Page<OrderView>> {
-  const widget = await prisma.ecommerceWidget.findFirst({ where: { id: widgetId, accountId }, select: { id: true, orderCount: true } });
+  assertCreatedRange(filter);
+  const plan = totalPlan(filter, filter.status != null);
+  const counted = countedCreatedAt(plan, filter);
+  const owner = { id: widgetId, accountId };
+  // Two reads of one shape, so that the unfiltered one carries no count at all.
+  const widget =
+    plan.kind === 'counter'
+      ? await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true } })
+      : await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true, _count: { select: { orders: { where: { ...(filter.status != null && { status: filter.status }), ...(counted && { createdAt: counted }) } } } } } });
   if (!widget) throw notFound('ecommerce_widget');
-  const where = orderWhere({ ecommerceWidgetId: widgetId }, filter);
-  const total = isFiltered(filter) ? await prisma.order.count({ where }) : widget.orderCount;
-  return pageOfOrders(prisma, where, filter, total);
+  const total = filteredTotal(plan, widget.orderCount, '_count' in widget ? (widget._count as { orders: number }).orders : undefined);
+  return pageOfOrders(prisma, orderWhere({ ecommerceWidgetId: widgetId }, filter), filter, total);
 }
 
 /** Cart/catalog orders of a collection, newest first (collections keep no counter: counted along their index). */
 export async function listCollectionOrders(prisma: Db, accountId: number, collectionId: number, filter: OrderListFilter): Promise<Page<OrderView>> {
+  assertCreatedRange(filter);
   await getCollectionOrThrow(prisma, accountId, collectionId, { select: { id: true } });
   const where = orderWhere({ collectionId }, filter);
   return pageOfOrders(prisma, where, filter, await prisma.order.count({ where }));

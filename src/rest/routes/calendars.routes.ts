@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type Route } from '../route.js';
 import { idQueryParam } from './params.js';
+import { BOOKING_STATUSES } from '../../domain/widgets/calendars.service.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 
 export const calendarRoutes: Route[] = [
   defineRoute({
@@ -30,11 +32,12 @@ export const calendarRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/calendar-widgets/{id}/bookings',
-    summary: 'List a calendar widget’s bookings, newest first',
+    summary: 'List a calendar widget’s bookings, newest first; optional status and createdAt window [createdFrom, createdBefore)',
     tag: 'Bookings',
     auth: 'apiKey',
     scope: 'read:bookings',
     paginated: true,
+    query: z.object({ status: z.enum(BOOKING_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'calendar-widget-bookings-list',
     variables: ({ params, query }) => ({ calendarWidgetId: params.id, ...query }),
     success: { status: 200 },

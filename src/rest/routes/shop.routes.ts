@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type Route } from '../route.js';
 import { idQueryParam } from './params.js';
+import { ORDER_STATUSES } from '../../domain/widgets/shop.service.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 
 export const shopRoutes: Route[] = [
   defineRoute({
@@ -30,11 +32,12 @@ export const shopRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/ecommerce-widgets/{id}/orders',
-    summary: 'List a shop widget’s widget-mode orders, newest first',
+    summary: 'List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore)',
     tag: 'Orders',
     auth: 'apiKey',
     scope: 'read:orders',
     paginated: true,
+    query: z.object({ status: z.enum(ORDER_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'ecommerce-widget-orders-list',
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
     success: { status: 200 },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_FORM_DATA_BYTES, MAX_FORM_DATA_FIELDS } from '../../domain/submissions/submissions.service.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 import { defineRoute, type Route } from '../route.js';
 
 /**
@@ -22,11 +23,12 @@ export const submissionRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/forms/{id}/submissions',
-    summary: 'List a form’s submissions, newest first',
+    summary: 'List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore)',
     tag: 'Submissions',
     auth: 'apiKey',
     scope: 'read:submissions',
     paginated: true,
+    query: z.object(createdRangeQuery),
     operation: 'list-form-submissions',
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
     success: { status: 200 },
