@@ -86,7 +86,7 @@ function requestsFor(name: ScenarioName, dataset: BenchDataset, apiKey: string):
     case 'forms-list':
       return [{ method: 'GET', path: '/v1/forms?limit=100', headers: auth }];
     case 'forms-list-304':
-      // Revalidation of the same list (decisions §6.2): `*` matches the current tag, so every answer is the 304 a
+      // Revalidation of the same list (contract §6.2): `*` matches the current tag, so every answer is the 304 a
       // client holding the tag gets, through the same path (one version statement, no body built).
       return [{ method: 'GET', path: '/v1/forms?limit=100', headers: { ...auth, 'if-none-match': '*' } }];
     case 'submissions-list':

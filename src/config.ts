@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** Every environment variable the service reads, parsed and validated once (decisions §1). */
+/** Every environment variable the service reads, parsed and validated once (contract §1). */
 export interface Config {
   host: string;
   port: number;

@@ -67,7 +67,7 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Context fields named by the contract and decisions; an error body carries only these besides error/code. */
+/** Context fields named by the contract (docs/contract.md); an error body carries only these besides error/code. */
 export interface ErrorContext {
   candidates?: { id: number; domain: string }[];
   required?: string;
@@ -95,7 +95,7 @@ export class AppError extends GraphQLError {
   constructor(code: ErrorCode, context: ErrorContext = {}, options: { message?: string; headers?: Record<string, string>; requestLevel?: true } = {}) {
     const status = ERROR_STATUS[code];
     const headers = options.headers ?? {};
-    // Only request-level failures set the /graphql HTTP status (decisions §5); a field's 403 or 404 leaves the
+    // Only request-level failures set the /graphql HTTP status (contract §5); a field's 403 or 404 leaves the
     // response 200 with partial data, as GraphQL clients expect.
     const http = REQUEST_LEVEL_STATUSES.has(status) || options.requestLevel ? { http: { status, headers } } : {};
     super(options.message ?? DEFAULT_MESSAGE[code], { extensions: { code, ...context, ...http } });

@@ -31,7 +31,7 @@ async function validationFields(fixture: unknown): Promise<unknown> {
   return (error as AppError).context.fields;
 }
 
-describe('import of the decisions §3 example', () => {
+describe('import of the contract §3 example', () => {
   it('returns the output map with every ref and the ids in fixture order', async () => {
     const result = await seed(db, example);
     expect(result).toStrictEqual({

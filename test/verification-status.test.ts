@@ -12,7 +12,7 @@ const site = {
 };
 
 describe('toVerificationStatus', () => {
-  it('gives an unverified site every documented field and the instructions of decisions §4', () => {
+  it('gives an unverified site every documented field and the instructions of contract §4', () => {
     expect(toVerificationStatus({ ...site, lastCheckedAt: new Date('2026-03-01T08:00:00.000Z') })).toStrictEqual({
       domain: 'shop.example',
       verified: false,

@@ -36,7 +36,7 @@ export function optionalString(parsed: Parsed, name: string): string | undefined
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Ids are canonical decimal integers 1 … 2147483647 (decisions §5): the one id rule of src/domain/validation.ts. */
+/** Ids are canonical decimal integers 1 … 2147483647 (contract §5): the one id rule of src/domain/validation.ts. */
 export function parseId(raw: string | undefined, label: string): number {
   const id = parseIdText(raw);
   if (id === null) throw usageError(`${label} must be a positive integer, got "${raw ?? ''}"`);

@@ -1,4 +1,4 @@
-/** A failure the CLI reports as `{ error, code }` on stderr with its own exit status (decisions §2). */
+/** A failure the CLI reports as `{ error, code }` on stderr with its own exit status (contract §2). */
 export class CliError extends Error {
   constructor(
     readonly code: string,

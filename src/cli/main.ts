@@ -11,7 +11,7 @@ import { IMPORT_USAGE, importCommand } from './import.command.js';
 import { KEYS_USAGE, keysCommand } from './keys.command.js';
 import { SITES_USAGE, sitesCommand } from './sites.command.js';
 
-/** The admin CLI of decisions §2: one JSON document on stdout and exit 0, or `{ error, code }` on stderr. */
+/** The admin CLI of contract §2: one JSON document on stdout and exit 0, or `{ error, code }` on stderr. */
 
 const COMMANDS: Record<string, CommandParser> = {
   import: importCommand,

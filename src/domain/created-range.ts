@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { validationFailed, type FieldProblem } from '../errors.js';
 
 /**
- * `createdFrom` (inclusive) / `createdBefore` (exclusive), decisions §6.1 and §6.4: ISO 8601 date-times with an
+ * `createdFrom` (inclusive) / `createdBefore` (exclusive), contract §6.1 and §6.4: ISO 8601 date-times with an
  * offset or `Z`, one parser for every route and field that takes them (exports, and the lists' filters).
  */
 

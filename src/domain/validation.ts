@@ -17,7 +17,7 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
   );
 }
 
-/** Canonical ids (decisions §5): 1 … 2147483647, PostgreSQL's int4. The one rule for every id, whatever carries it. */
+/** Canonical ids (contract §5): 1 … 2147483647, PostgreSQL's int4. The one rule for every id, whatever carries it. */
 export const MAX_ID = 2_147_483_647;
 
 /** An id given as a JSON number, every failure reading `message` (zod's own wording otherwise). */
@@ -57,7 +57,7 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 /**
  * How deep a JSON input may nest (objects and arrays, the outermost value counting as 1). Parsing is iterative,
  * but JSON.stringify, zod and graphql-js walk values recursively: a 51 KB body can nest 25,000 levels and
- * overflow the stack (a 500). Nothing legitimate comes close; decisions §4 field elements nest 3 levels.
+ * overflow the stack (a 500). Nothing legitimate comes close; contract §4 field elements nest 3 levels.
  */
 export const MAX_JSON_DEPTH = 32;
 

@@ -12,7 +12,7 @@ export interface GatePolicy {
   /** Site-key routes that also draw on the per-site attempt budget. */
   attemptBudget?: true;
   /**
-   * Checked here, before the input (decisions §4 order: scope → input). /graphql leaves it out: its fields
+   * Checked here, before the input (contract §4 order: scope → input). /graphql leaves it out: its fields
    * carry their scopes (scope-auth), the same ones a route names (test/rest/contract.test.ts holds them equal).
    */
   scope?: Scope | null;
@@ -23,7 +23,7 @@ export const GRAPHQL_POLICY: GatePolicy = { auth: 'apiKey' };
 
 async function spend(context: RequestContext, bucket: string, budget: number, peek = false): Promise<RateLimitResult> {
   const limits = context.deps.rateLimits;
-  // A peek (a conditional GET, decisions §6.2) looks at the budget without using it: 429 when it is spent.
+  // A peek (a conditional GET, contract §6.2) looks at the budget without using it: 429 when it is spent.
   const result = await (peek ? limits.peek(bucket, budget, HOUR_MS) : limits.hit(bucket, budget, HOUR_MS));
   // Set before a refusal too: the 429 carries the budget headers.
   context.responseHeaders = rateLimitHeaders(result);
@@ -31,7 +31,7 @@ async function spend(context: RequestContext, bucket: string, budget: number, pe
   return result;
 }
 
-/** The hourly budgets a request under this policy draws on (decisions §4: per key; per site key, plus its attempts). */
+/** The hourly budgets a request under this policy draws on (contract §4: per key; per site key, plus its attempts). */
 function budgets(policy: GatePolicy, context: RequestContext): [string, number][] {
   const viewer = context.viewer;
   if (viewer?.kind === 'site') {
@@ -49,7 +49,7 @@ async function spendAll(policy: GatePolicy, context: RequestContext, peek: boole
 export interface AdmitOptions {
   /**
    * Only look at the budget (a conditional GET): the caller `charge`s it once the answer is known not to be a
-   * 304, which uses no budget (decisions §6.2).
+   * 304, which uses no budget (contract §6.2).
    */
   peek?: boolean;
   /** Set by `admit` once a peek passed the budget step: from then on, any answer but a 304 must be charged. */

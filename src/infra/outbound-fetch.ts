@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
  * The one way the service reaches a customer's URL (verification probes, webhook deliveries). A customer
  * controls the URL, the DNS answer and every redirect, so each of them could aim our network position at
  * internal services (cloud metadata at 169.254.169.254, databases on RFC 1918 addresses, loopback admin
- * ports). Rules (decisions §4 "outbound fetches"):
+ * ports). Rules (contract §4 "outbound fetches"):
  * - HTTPS on port 443 only, for the first URL and every redirect;
  * - the hostname is resolved once per hop, EVERY answer must be a public unicast address, and the
  *   connection is made to that checked address (pinned), so a second DNS answer cannot swap it (rebinding);
@@ -108,7 +108,7 @@ export function isBlockedAddress(ip: string): boolean {
   return address.range() !== 'unicast';
 }
 
-/** `host:ip:port,…` (decisions §5: that order; an IPv6 ip may be bracketed). Only loopback targets are accepted. */
+/** `host:ip:port,…` (contract §5: that order; an IPv6 ip may be bracketed). Only loopback targets are accepted. */
 export function parseTestResolve(spec: string): Map<string, Pin> {
   const pins = new Map<string, Pin>();
   for (const entry of spec.split(',').map((part) => part.trim()).filter(Boolean)) {
@@ -140,7 +140,7 @@ const defaultLookup: HostLookup = async (hostname) => dns.lookup(hostname, { all
  * Why a URL can never be fetched under the rules above, decided without DNS: not https, another port than 443,
  * credentials, or an IP literal in a refused range. Null when it may be fetched (a hostname is still checked
  * when it is resolved, at fetch time). The one check for every hop here and for webhook URLs at the door
- * (decisions §6.5 "webhook URL at creation"); the messages name no part of the URL.
+ * (contract §6.5 "webhook URL at creation"); the messages name no part of the URL.
  */
 export function targetUrlProblem(raw: string | URL): string | null {
   let url: URL;

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import { deriveKey } from './secrets.js';
 
 /**
- * Envelope encryption of PHI form data (decisions §4 "PHI handling"): every record gets its own random
+ * Envelope encryption of PHI form data (contract §4 "PHI handling"): every record gets its own random
  * data key (AES-256-GCM), which is itself wrapped by a master key derived from SECRET_KEY. The stored
  * `keyId` names the master key, so a rotated SECRET_KEY can still open old rows (pass the previous
  * secrets) and rows can be re-wrapped without touching their data.

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { Redis } from 'ioredis';
 
 /**
- * The hourly request budgets (decisions: "rate limit", "rate-limit window", site-key budgets). A bucket is any
+ * The hourly request budgets (contract: "rate limit", "rate-limit window", site-key budgets). A bucket is any
  * string the caller picks (`key:<apiKeyId>`, `site:<siteId>`, `site-attempt:<siteId>`); its window starts at the
  * bucket's first hit and lasts `windowMs` (GitHub's way), and `resetAt` is that window's end.
  *
@@ -27,7 +27,7 @@ export interface RateLimitStore {
   hit(bucket: string, limit: number, windowMs: number, now?: number): Promise<RateLimitResult>;
   /**
    * What `hit` would answer, using nothing: `remaining` is the budget left before this request, `allowed` false
-   * when it is spent. A conditional GET peeks, and hits only when its answer is not a 304 (decisions §6.2: a 304
+   * when it is spent. A conditional GET peeks, and hits only when its answer is not a 304 (contract §6.2: a 304
    * uses no budget); a hit refused after an allowed peek (another replica took the last unit) is still a 429.
    */
   peek(bucket: string, limit: number, windowMs: number, now?: number): Promise<RateLimitResult>;
@@ -47,7 +47,7 @@ export function rateLimitResult(allowed: boolean, limit: number, count: number, 
   };
 }
 
-/** The headers of every response after the rate-limit step (decisions: "rate-limit headers"); a refusal adds Retry-After. */
+/** The headers of every response after the rate-limit step (contract: "rate-limit headers"); a refusal adds Retry-After. */
 export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(result.limit),
@@ -219,7 +219,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 /**
- * Redis when REDIS_URL is set, so that every replica draws on one budget (decisions: "shared counters");
+ * Redis when REDIS_URL is set, so that every replica draws on one budget (contract: "shared counters");
  * in-process otherwise. Call `close()` on shutdown (it quits the Redis connection it opened).
  */
 export async function createRateLimitStore(

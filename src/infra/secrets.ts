@@ -39,7 +39,7 @@ export class KeyHasher {
 }
 
 /**
- * The keyed hash an erasure request keeps instead of the address (decisions §6.3): HMAC-SHA256 under a key
+ * The keyed hash an erasure request keeps instead of the address (contract §6.3): HMAC-SHA256 under a key
  * derived from SECRET_KEY of the trimmed, lower-cased value, so the job can recognise the address in formData
  * without it being stored, and a leaked table cannot be checked against guessed addresses offline.
  */
@@ -52,7 +52,7 @@ const random43 = (): string => randomBytes(32).toString('base64url');
 
 export const generateApiKey = (): string => API_KEY_PREFIX + random43();
 export const generateSiteKey = (): string => SITE_KEY_PREFIX + random43();
-/** 24 random bytes: 32 base64url characters (decisions §4). */
+/** 24 random bytes: 32 base64url characters (contract §4). */
 export const generateVerificationToken = (): string => randomBytes(24).toString('base64url');
 /** The Standard Webhooks secret format. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;

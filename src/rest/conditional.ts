@@ -5,7 +5,7 @@ import { accountFormsVersion, formVersion } from '../domain/forms/form-version.j
 import type { Route, ParsedInput } from './route.js';
 
 /*
- * Decisions §6.2, conditional GETs. The ETag is a hash of the body itself, so it changes exactly when the body
+ * Contract §6.2, conditional GETs. The ETag is a hash of the body itself, so it changes exactly when the body
  * does, costs no SQL on a plain 200, and is the same on every replica. Where a route has a version that grows
  * with every write its body shows (VALIDATORS), a conditional request reads that version first; a tag this
  * process computed from a body built after reading the same version is still the body's tag, so a 304 is
@@ -42,7 +42,7 @@ export function notModified(etag: string, headers: Record<string, string>): Resp
 
 /**
  * A version for a route's body read without building it; null when the body must be built (an absent resource,
- * which answers 404 as usual, or a PHI form's submissions, whose every read is audited, decisions §4).
+ * which answers 404 as usual, or a PHI form's submissions, whose every read is audited, contract §4).
  */
 type Validator = (context: RequestContext, input: ParsedInput) => Promise<string | null>;
 

@@ -171,7 +171,7 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     const { route } = found;
     context.log.route = `${request.method} /v1${route.path}`;
 
-    // Conditional GET (decisions §6.2): the budget is only peeked at until the answer is known not to be a 304.
+    // Conditional GET (contract §6.2): the budget is only peeked at until the answer is known not to be a 304.
     const condition = route.method === 'GET' ? parseIfNoneMatch(request.headers.get('if-none-match')) : null;
     const gate: AdmitOptions = { peek: condition !== null };
     let charged = condition === null;

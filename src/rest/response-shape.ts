@@ -19,7 +19,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /**
  * v1 shows these members only when set, where GraphQL answers null for an unset nullable field: a field
- * element's optional properties (decisions §4 "field element") and the verification instructions, which exist
+ * element's optional properties (contract §4 "field element") and the verification instructions, which exist
  * only while unverified (v1 "Site verification status"). Keyed by GraphQL type, so every body and event that
  * shows the type follows the same rule.
  */
@@ -108,7 +108,7 @@ function objectSchema(members: Member[]): JsonSchema {
   return {
     type: 'object',
     properties: Object.fromEntries(members.map((member) => [member.key, member.shownOnlyWhenSet ? typeSchema(getNullableType(member.type), member.members) : typeSchema(member.type, member.members)])),
-    // Every documented field is present, null when absent (decisions §5), except those shown only when set.
+    // Every documented field is present, null when absent (contract §5), except those shown only when set.
     required: members.filter((member) => !member.shownOnlyWhenSet).map((member) => member.key),
     additionalProperties: false,
   };

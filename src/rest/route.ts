@@ -63,7 +63,7 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
   tag: string;
   /** apiKey: Bearer key (plan gate, budget, scope); siteKey: X-Service-Site-Key. */
   auth: 'apiKey' | 'siteKey';
-  /** Scope an API key must carry; null only where decisions say any valid key will do. */
+  /** Scope an API key must carry; null only where the contract says any valid key will do. */
   scope: Scope | null;
   /** Only DELETE /webhooks/{id} passes the Free-plan gate. */
   planGate?: false;

@@ -4,7 +4,7 @@ import { createErasureRequest, getErasureRequestOrThrow, type ErasureRequestView
 import { builder } from './builder.js';
 import { readerOf } from './submission.js';
 
-/** Erasure (decisions §6.3): the fields behind DELETE /submissions/{id} and /erasure-requests. */
+/** Erasure (contract §6.3): the fields behind DELETE /submissions/{id} and /erasure-requests. */
 
 const ErasureStatusEnum = builder.enumType('ErasureStatus', { values: ['pending', 'running', 'done'] as const });
 

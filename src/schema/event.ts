@@ -11,7 +11,7 @@ import { listComplexity, pageArgs, pageRef } from './pagination.js';
 import { WebhookDeliveryRef } from './webhook-delivery.js';
 
 /**
- * The event history (decisions §6.5 `GET /events`): `{ id, type, createdAt, data }` exactly as delivered, kept 30
+ * The event history (contract §6.5 `GET /events`): `{ id, type, createdAt, data }` exactly as delivered, kept 30
  * days, only the kinds the key could subscribe to. GraphQL adds each event's deliveries, those to forms'
  * `webhookUrl` included (they have no subscription, so no REST delivery route reaches them).
  */

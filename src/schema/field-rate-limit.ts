@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
  * as the same 429 `rate_limited` AppError (with `retryAfter` and `Retry-After`) the hourly budget throws.
  *
  * Its stores read the log, decide, then write it back, which lets concurrent calls all pass (50 of 50 at a limit of
- * 10, ../shared/notes/stack.md). The store below closes that gap: in one process each (caller, field) is serialized
+ * 10, measured against graphql-rate-limit 3.3). The store below closes that gap: in one process each (caller, field) is serialized
  * from the read to the write; across processes on Redis the write is a compare-and-set against what was read, and
  * a call that lost the race is decided again from the new log.
  */

@@ -8,7 +8,7 @@ import { builder } from './builder.js';
 import { listComplexity, pageArgs, pageRef } from './pagination.js';
 
 /**
- * Webhook deliveries (decisions §6.5): the log of one subscription, one delivery with its payload and attempts,
+ * Webhook deliveries (contract §6.5): the log of one subscription, one delivery with its payload and attempts,
  * and sending again (redeliver, replay, ping). A delivery's payload is its event's resource: reading it, or
  * resending it, needs the read scope a subscriber to that event needs.
  */

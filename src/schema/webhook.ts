@@ -19,7 +19,7 @@ import { pageArgs, pageRef, listComplexity } from './pagination.js';
 import { DeliveryStatusEnum, WebhookDeliveryPage } from './webhook-delivery.js';
 
 /**
- * REST Hooks subscriptions (decisions §4): the fields behind POST/GET /webhooks, GET/DELETE /webhooks/{id},
+ * REST Hooks subscriptions (contract §4): the fields behind POST/GET /webhooks, GET/DELETE /webhooks/{id},
  * plus the deliveries list for dashboards (GraphQL only). The secret appears once, in createWebhook's answer.
  */
 
@@ -118,7 +118,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: (_root, args, context) => {
       const viewer = requireApiKeyViewer(context);
-      // The scope depends on the input, so it is checked here, before the rest of the input (decisions §4 order).
+      // The scope depends on the input, so it is checked here, before the rest of the input (contract §4 order).
       if (isEventType(args.input.event)) {
         const required = scopeForEvent(args.input.event);
         if (!viewer.scopes.has(required)) throw new AppError('insufficient_scope', { required });

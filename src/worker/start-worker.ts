@@ -50,7 +50,7 @@ export interface RunningWorker {
 
 /**
  * Starts the outbox relay and registers the event fan-out, delivery, email, erasure, daily verification-lapse and
- * hourly retention handlers. Runs inside the server by default (decisions §1 "delivery worker") and standalone as
+ * hourly retention handlers. Runs inside the server by default (contract §1 "delivery worker") and standalone as
  * `npm run worker`; any number of them may run against one PostgreSQL: each event and job is taken by one worker.
  */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {

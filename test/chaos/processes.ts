@@ -96,7 +96,7 @@ export async function killAll(targets: Iterable<ServiceProcess>): Promise<void> 
   await Promise.all([...targets].map((target) => killHard(target)));
 }
 
-/** Runs the admin CLI (decisions §2) and parses its one JSON document. */
+/** Runs the admin CLI (contract §2) and parses its one JSON document. */
 export async function runCli<T>(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<T> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: PROJECT_ROOT,

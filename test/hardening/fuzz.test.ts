@@ -8,7 +8,7 @@ import { placeholdersOf, seedWorld, type World } from './world.js';
 /**
  * Hostile input on every row of the route table (iterated, so a new route is covered without a new line here)
  * and on /graphql: no answer may be a 5xx, and every error answer is the documented envelope
- * `{ error, code, …context fields decisions name }`. Runs on whichever database the suite runs on.
+ * `{ error, code, …context fields the contract names }`. Runs on whichever database the suite runs on.
  */
 
 const SEED = 15;

@@ -7,7 +7,7 @@ const CREATE = 'mutation($input: CreateFormInput!) { createForm(input: $input) {
 const UPDATE = 'mutation($id: Int!, $input: UpdateFormInput!) { updateForm(id: $id, input: $input) { id phi } }';
 const fields = [{ type: 'text', label: 'Symptoms' }];
 
-describe('phi through GraphQL (decisions §4: settable by import or GraphQL)', () => {
+describe('phi through GraphQL (contract §4: settable by import or GraphQL)', () => {
   let t: TestApp;
   let acme: ImportedAccount;
   let key: string;

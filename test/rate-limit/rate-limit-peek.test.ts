@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HOUR_MS, MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit.js';
 import { hasRedis } from '../support/database.js';
 
-/* `peek` answers what `hit` would without using anything (decisions §6.2: a 304 uses no budget). */
+/* `peek` answers what `hit` would without using anything (contract §6.2: a 304 uses no budget). */
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 

@@ -153,7 +153,7 @@ function steps(ids: { form: number; phiForm: number; submission: number; calenda
     { name: 'list webhooks', method: 'GET', path: '/v1/webhooks' },
     { name: 'read a webhook', method: 'GET', path: '/v1/webhooks/1' },
     { name: 'read an absent webhook', method: 'GET', path: '/v1/webhooks/999999' },
-    // Delivery log, ping, replay (decisions §6.5); no worker runs here, so deliveries stay pending.
+    // Delivery log, ping, replay (contract §6.5); no worker runs here, so deliveries stay pending.
     { name: 'turn a webhook on', method: 'PATCH', path: '/v1/webhooks/1', body: { active: true } },
     { name: 'change a webhook, other field', method: 'PATCH', path: '/v1/webhooks/1', body: { event: 'form.updated' } },
     { name: 'change a webhook, port not 443', method: 'PATCH', path: '/v1/webhooks/1', body: { url: 'https://hooks.example:8443/in' } },
@@ -182,7 +182,7 @@ function steps(ids: { form: number; phiForm: number; submission: number; calenda
     { name: 'restore a form', method: 'PATCH', path: `/v1/forms/${f}`, body: { archived: false } },
     { name: 'archive a form by PATCH', method: 'PATCH', path: `/v1/forms/${f}`, body: { archived: true } },
     { name: 'archive an absent form', method: 'DELETE', path: '/v1/forms/999999' },
-    // Erasure (decisions §6.3), after everything else: an erased submission leaves the lists and totals above.
+    // Erasure (contract §6.3), after everything else: an erased submission leaves the lists and totals above.
     { name: 'erase a submission without the scope', method: 'DELETE', path: `/v1/submissions/${ids.submission}`, auth: 'calendars' },
     { name: 'erase a submission, malformed id', method: 'DELETE', path: '/v1/submissions/01' },
     { name: 'erase a submission', method: 'DELETE', path: `/v1/submissions/${ids.submission}` },

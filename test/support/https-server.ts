@@ -57,7 +57,7 @@ export interface TestHttpsServer {
   requests: RecordedRequest[];
   /** Scripts the answer for a pathname (query ignored), optionally only for one Host. Later calls replace. */
   handle(pathname: string, handler: Handler, options?: { host?: string }): void;
-  /** `host:127.0.0.1:port,…` for `OUTBOUND_TEST_RESOLVE` (decisions §5 order), all hostnames by default. */
+  /** `host:127.0.0.1:port,…` for `OUTBOUND_TEST_RESOLVE` (contract §5 order), all hostnames by default. */
   resolveFor(...hostnames: string[]): string;
   /** Resolves once at least `count` requests were recorded (or rejects after `timeoutMs`). */
   waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;

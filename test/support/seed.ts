@@ -18,7 +18,7 @@ export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
 export const testHasher = new KeyHasher(TEST_SECRET_KEY);
 export const testPhi = new PhiCipher(TEST_SECRET_KEY);
 
-/** Every test builds its data through the one import path the CLI uses (decisions §3). */
+/** Every test builds its data through the one import path the CLI uses (contract §3). */
 export function seed(db: Pick<Database, 'prisma'>, fixture: Fixture, options?: ImportOptions): Promise<ImportResult> {
   return importFixture(db.prisma, testHasher, fixture, { sealFormData: (formData) => testPhi.encrypt(formData), ...options });
 }

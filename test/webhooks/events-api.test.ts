@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { formFixture, seedAccount, siteFixture } from '../support/seed.js';
 import { fanOutRecordedEvents } from './fixtures.js';
 
-/** GET /v1/events and /v1/events/{id} (decisions §6.5), the 30-day retention, and the list routes' statement counts. */
+/** GET /v1/events and /v1/events/{id} (contract §6.5), the 30-day retention, and the list routes' statement counts. */
 
 let t: TestApp;
 let acme: ImportedAccount;

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 
 /**
- * Webhook targets checked at the door (decisions §6.5 last row, issue 15 item 4): the outbound-fetch rules that
+ * Webhook targets checked at the door (contract §6.5 last row, issue 15 item 4): the outbound-fetch rules that
  * need no DNS refuse a URL at creation, PATCH, and as a form's webhookUrl; a hostname is checked when resolved.
  */
 

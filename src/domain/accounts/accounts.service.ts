@@ -15,7 +15,7 @@ export interface CreateAccountInput {
   ownerEmail?: string | null;
 }
 
-/** `accounts show` (decisions §2). */
+/** `accounts show` (contract §2). */
 export interface AccountView {
   id: number;
   name: string;

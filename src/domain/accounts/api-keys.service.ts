@@ -23,7 +23,7 @@ export interface IssuedApiKey {
   expiresAt: Date | null;
 }
 
-/** `keys list` (decisions §2): never the key or its hash. */
+/** `keys list` (contract §2): never the key or its hash. */
 export interface ApiKeyListItem {
   id: number;
   name: string | null;

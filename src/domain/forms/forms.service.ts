@@ -7,7 +7,7 @@ import { formTypeValue, type FormWithSite } from './form.mapper.js';
 import { bumpFormVersion } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
-/** Forms + calendar widgets per site, archived forms not counted (decisions §4). */
+/** Forms + calendar widgets per site, archived forms not counted (contract §4). */
 export const PLAN_CAPS: Record<Plan, number> = { free: 1, starter: 3, pro: 25, business: 200 };
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -123,7 +123,7 @@ async function assertSiteHasRoom(tx: Prisma.TransactionClient, accountId: number
 }
 
 /**
- * `phi` is GraphQL's and the import's only (decisions §4): v1 bodies never carry it. It governs what is stored
+ * `phi` is GraphQL's and the import's only (contract §4): v1 bodies never carry it. It governs what is stored
  * from then on: later submissions are sealed (or, turned off, stored plain); earlier ones stay as they were.
  */
 export interface PhiSetting {

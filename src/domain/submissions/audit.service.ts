@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 
 /**
- * The audit log of PHI reads (decisions §4 "PHI handling": each read of a PHI form's submissions is
+ * The audit log of PHI reads (contract §4 "PHI handling": each read of a PHI form's submissions is
  * written to an audit log). The caller passes its client or its transaction; a list is one statement.
  */
 

@@ -7,7 +7,7 @@ import { isEmailAddress } from '../webhooks/events.service.js';
 import type { Eraser } from './erasure.service.js';
 
 /**
- * Erasure by email (decisions §6.3): `POST /erasure-requests` stores the request (a keyed hash of the address,
+ * Erasure by email (contract §6.3): `POST /erasure-requests` stores the request (a keyed hash of the address,
  * never the address) and its `erasure.run` job in ONE transaction; the job (src/worker/jobs/erasure.job.ts)
  * erases the account's matching submissions; `GET /erasure-requests/{id}` follows it.
  */

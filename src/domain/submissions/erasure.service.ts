@@ -9,7 +9,7 @@ import { ERASED_FINGERPRINT } from './idempotency.service.js';
 import type { Reader } from './submissions.service.js';
 
 /**
- * Erasure of submissions (decisions §6.3), shared by `DELETE /submissions/{id}` and the erasure-request job:
+ * Erasure of submissions (contract §6.3), shared by `DELETE /submissions/{id}` and the erasure-request job:
  * the rows, their forms' counters, a `submission.deleted` event and an audit row each, then every copy of their
  * formData, all in the caller's ONE transaction, so an erasure is whole or not at all.
  */

@@ -2,7 +2,7 @@ import type { Submission } from '../../generated/prisma/client.js';
 import { isPlainObject } from '../validation.js';
 
 /**
- * The CSV of an export (decisions §6.4): RFC 4180 (fields quoted when they hold a quote, comma, CR or LF;
+ * The CSV of an export (contract §6.4): RFC 4180 (fields quoted when they hold a quote, comma, CR or LF;
  * quotes doubled; CRLF line ends), header `id,createdAt,sourceDomain`, then one column per field label in the
  * form's order, then the other formData keys sorted. A cell starting with `=`, `+`, `-`, `@`, tab or CR is
  * prefixed with `'`, so a spreadsheet shows it as text instead of running it as a formula (CSV injection).

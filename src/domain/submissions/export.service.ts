@@ -10,7 +10,7 @@ import type { Present } from '../webhooks/events.service.js';
 import { readFormData, submissionColumns, type Reader } from './submissions.service.js';
 
 /**
- * `GET /forms/{id}/submissions/export` (decisions §6.4): a form's submissions, oldest first (createdAt, id), read
+ * `GET /forms/{id}/submissions/export` (contract §6.4): a form's submissions, oldest first (createdAt, id), read
  * in keyset batches of BATCH rows, each its own short statement: between batches no connection or cursor is held,
  * so a slow or vanished client costs the pool nothing, and memory is one batch whatever the number of rows. The
  * caller pulls chunks only as fast as the client reads them (src/rest/streamed-body.ts).

@@ -8,7 +8,7 @@ export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_AFTER_MS = 60_000;
 
 /**
- * The fingerprint of a record whose submission was erased (decisions §6.3): the real one is a hash of the body,
+ * The fingerprint of a record whose submission was erased (contract §6.3): the real one is a hash of the body,
  * i.e. of the erased formData, so it goes too; the record stays so that a replay of its key answers 404.
  */
 export const ERASED_FINGERPRINT = 'erased';

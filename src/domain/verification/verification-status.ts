@@ -9,7 +9,7 @@ export const WP_PLUGIN_NOTE =
   'Requires the site-builder plugin to be installed and connected with this site\'s key. ' +
   'Not available on subdirectory installs or subdirectory multisite; use DNS verification there.';
 
-/** The exact URLs the wp_plugin check probes, in order (decisions §4); attempts[].path repeats them verbatim. */
+/** The exact URLs the wp_plugin check probes, in order (contract §4); attempts[].path repeats them verbatim. */
 export function wpPluginPaths(hostname: string): string[] {
   return [
     `https://${hostname}/?rest_route=/service/v1/verify`,

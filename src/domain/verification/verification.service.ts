@@ -7,7 +7,7 @@ import { toVerificationStatus, wpPluginPaths, type VerificationStatus } from './
 
 type Db = Prisma.TransactionClient;
 
-/** attempts[] of `wp_plugin_fetch_failed` (decisions §4): one per probed path, in order. */
+/** attempts[] of `wp_plugin_fetch_failed` (contract §4): one per probed path, in order. */
 export interface ProbeAttempt {
   path: string;
   ok: boolean;
@@ -34,7 +34,7 @@ export function twinHostnames(hostname: string): string[] {
 }
 
 /**
- * Decisions §4 "token match": the trimmed 2xx body is the token, the JSON string of the token, or a JSON
+ * Contract §4 "token match": the trimmed 2xx body is the token, the JSON string of the token, or a JSON
  * object whose `token` is the token. Never a substring: a page that merely echoes the token back (a search
  * page, an error page quoting the query) must not prove control of the host.
  */
@@ -108,7 +108,7 @@ export async function getVerificationStatus(prisma: Db, siteId: number): Promise
 }
 
 /**
- * POST /site-verification/attempt (attempt rules 1–8, decisions §4–5). An already verified site answers at
+ * POST /site-verification/attempt (attempt rules 1–8, contract §4–5). An already verified site answers at
  * once: no probe, nothing changes (a dns_txt site keeps dns_txt and its verifiedAt). Otherwise the probes
  * run, `lastCheckedAt` moves either way, and only a match sets verified/method/verifiedAt. The site key
  * that called this never asserts anything: the token has to be served by the hostname itself.

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../errors.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /**
- * The delivery log of one subscription (decisions §6.5): reads, shared by REST and GraphQL. Deliveries to a
+ * The delivery log of one subscription (contract §6.5): reads, shared by REST and GraphQL. Deliveries to a
  * form's `webhookUrl` have no subscription and are reached through their event instead (`deliveriesOfEvents`).
  * Never the target URL; the payload only in the detail.
  */
@@ -99,7 +99,7 @@ export async function getSubscriptionDelivery(
   return { event, delivery: { ...delivery, id: row.id } };
 }
 
-/** The longest replay window (decisions §6.5): what retention keeps. */
+/** The longest replay window (contract §6.5): what retention keeps. */
 export const MAX_REPLAY_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

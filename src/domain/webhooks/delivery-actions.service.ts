@@ -6,7 +6,7 @@ import { DELIVERY_COLUMNS, assertReplayWindow, ownedSubscription, type DeliveryV
 import { messageIdFor, newEventId, type WebhookDeliveryJob } from './events.service.js';
 
 /**
- * Sending again (decisions §6.5): a redelivery, a replay and a ping each queue delivery jobs in the transaction
+ * Sending again (contract §6.5): a redelivery, a replay and a ping each queue delivery jobs in the transaction
  * that sets their deliveries pending, so the request returns at once and nothing is queued for a change that
  * rolled back. A resent delivery keeps its row, hence its `webhook-id` (messageId) and its exact payload: a
  * receiver that de-duplicates on the id sees one event. Its retry schedule starts over (`roundStart`).

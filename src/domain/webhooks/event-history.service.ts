@@ -8,7 +8,7 @@ import { EVENT_TYPES, eventIdTime, type EventPayload, type EventType } from './e
 import { scopeForEvent } from './webhooks.service.js';
 
 /**
- * The event history (decisions §6.5 `GET /events`): every recorded event (the outbox rows, kept 30 days) exactly
+ * The event history (contract §6.5 `GET /events`): every recorded event (the outbox rows, kept 30 days) exactly
  * as delivered, PHI payloads thin as they were recorded. A key sees only the kinds it could subscribe to, i.e.
  * whose read scope it holds; another kind reads as absent, like another account's event.
  */

@@ -8,7 +8,7 @@ export interface DomainEvent {
   type: EventType;
   accountId: number;
   formId: number;
-  /** The form keeps PHI: its submission events then carry ids only (decisions §5 "PHI payloads"). */
+  /** The form keeps PHI: its submission events then carry ids only (contract §5 "PHI payloads"). */
   phi: boolean;
   /** The resource exactly as v1 returns it (for form.archived: as it was just before). */
   data: Record<string, unknown>;
@@ -20,7 +20,7 @@ export interface DomainEvent {
  */
 export type Present<T> = (resource: T) => Promise<Record<string, unknown>>;
 
-/** The body of every webhook delivery (decisions §4 "webhook delivery"). */
+/** The body of every webhook delivery (contract §4 "webhook delivery"). */
 export interface EventPayload {
   id: string;
   type: EventType;
@@ -86,7 +86,7 @@ export const messageIdFor = (eventId: string, subscriptionId: number | null): st
 
 /**
  * The first `email`-typed field of the form whose value in formData (keyed by label, or by id) is an
- * address: the confirmation's recipient (decisions §4 "emails").
+ * address: the confirmation's recipient (contract §4 "emails").
  */
 export function confirmationRecipient(fields: unknown, formData: unknown): string | null {
   if (!Array.isArray(fields) || typeof formData !== 'object' || formData === null) return null;
@@ -108,7 +108,7 @@ export function isEmailAddress(value: string): boolean {
 
 /**
  * The event data as it leaves the service: a PHI form's submission carries ids only
- * (decisions §5 "PHI payloads").
+ * (contract §5 "PHI payloads").
  */
 export function eventData(event: DomainEvent): Record<string, unknown> {
   if (event.type === 'submission.created' && event.phi) {

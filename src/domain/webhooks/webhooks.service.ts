@@ -9,7 +9,7 @@ import { targetUrlProblem } from '../../infra/outbound-fetch.js';
 import { idNumber } from '../validation.js';
 
 /**
- * REST Hooks subscriptions (decisions §4 "webhook subscriptions", §5 "webhook input errors", "webhook
+ * REST Hooks subscriptions (contract §4 "webhook subscriptions", §5 "webhook input errors", "webhook
  * secret"), shared by REST and GraphQL. A deleted subscription is kept (deliveries reference it) but is
  * inactive and invisible: every lookup treats it, like another account's, as absent.
  */
@@ -38,14 +38,14 @@ export interface CreateWebhookInput {
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-/** The read scope a subscriber needs for the event's resource (decisions §4). */
+/** The read scope a subscriber needs for the event's resource (contract §4). */
 export function scopeForEvent(event: EventType): 'read:submissions' | 'read:forms' {
   return event.startsWith('submission.') ? 'read:submissions' : 'read:forms';
 }
 
 export const isEventType = (value: unknown): value is EventType => typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 
-/** The URL rules of creation, PATCH and a form's webhookUrl alike (decisions §6.5 "webhook URL at creation"). */
+/** The URL rules of creation, PATCH and a form's webhookUrl alike (contract §6.5 "webhook URL at creation"). */
 export function webhookUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return 'url is required';
   if (value.length > MAX_WEBHOOK_URL_LENGTH) return `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
@@ -187,7 +187,7 @@ export interface UpdateWebhookInput {
 }
 
 /**
- * PATCH `{ url?, active? }` (decisions §6.5): a new url obeys the creation rules. A new url or `active: true`
+ * PATCH `{ url?, active? }` (contract §6.5): a new url obeys the creation rules. A new url or `active: true`
  * starts the endpoint's record afresh (failingSince cleared), so that old failures cannot deactivate it again at
  * once. Returns the subscription as it is afterwards.
  */

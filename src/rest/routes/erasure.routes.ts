@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type Route } from '../route.js';
 
-/** Erasure (decisions §6.3): DELETE /submissions/{id}, POST /erasure-requests, GET /erasure-requests/{id}. */
+/** Erasure (contract §6.3): DELETE /submissions/{id}, POST /erasure-requests, GET /erasure-requests/{id}. */
 
 /**
  * The envelope only; the address itself is checked by the service, shared with GraphQL. Unknown members are

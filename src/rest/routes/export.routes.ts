@@ -4,7 +4,7 @@ import { createdRangeQuery, parseCreatedRange } from '../../domain/created-range
 import { exportFormSubmissions, type ExportFormat } from '../../domain/submissions/export.service.js';
 import { defineStreamRoute, type StreamRoute } from '../route.js';
 
-/** `GET /forms/{id}/submissions/export` (decisions §6.4): a streamed row (src/rest/README.md). */
+/** `GET /forms/{id}/submissions/export` (contract §6.4): a streamed row (src/rest/README.md). */
 
 const MEDIA: Record<ExportFormat, string> = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
 
@@ -21,7 +21,7 @@ export const exportRoutes: StreamRoute[] = [
     operationId: 'export-form-submissions',
     stream: async ({ params, query }, context, { present }) => {
       const format: ExportFormat = query.format === 'csv' ? 'csv' : 'ndjson';
-      // Input before lookup (decisions §4 order of checks): the range is checked before the form is read.
+      // Input before lookup (contract §4 order of checks): the range is checked before the form is read.
       const range = parseCreatedRange(query);
       const viewer = requireApiKeyViewer(context);
       const body = await exportFormSubmissions(context.deps, { accountId: viewer.accountId, apiKeyId: viewer.keyId }, params.id, { format, range, present: present.submission });

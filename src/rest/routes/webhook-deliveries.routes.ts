@@ -25,7 +25,7 @@ export function parseReplayBody(value: unknown): z.output<typeof replayBodySchem
 
 const deliveryIds = ({ params }: { params: { id: number; deliveryId: number } }) => ({ webhookId: params.id, id: params.deliveryId });
 
-/** The delivery log of a subscription (decisions §6.5). Deliveries to a form's webhookUrl are reached through GraphQL. */
+/** The delivery log of a subscription (contract §6.5). Deliveries to a form's webhookUrl are reached through GraphQL. */
 export const webhookDeliveryRoutes: Route[] = [
   defineRoute({
     method: 'GET',

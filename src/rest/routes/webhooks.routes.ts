@@ -39,7 +39,7 @@ export const updateWebhookBodySchema = z.object({
 
 const PATCHABLE = new Set(['url', 'active']);
 
-/** `{ url?, active? }`; any other field is 400 forbidden_field (decisions §6.5). The url's rules are the resolver's. */
+/** `{ url?, active? }`; any other field is 400 forbidden_field (contract §6.5). The url's rules are the resolver's. */
 export function parseUpdateWebhookBody(value: unknown): { url?: string; active?: boolean } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);

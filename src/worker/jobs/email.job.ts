@@ -9,10 +9,10 @@ import { sendDeactivationEmail } from './webhook-deactivated.email.js';
 import { PhiCipher } from '../../infra/phi-crypto.js';
 
 /**
- * Ingest emails (decisions §4 "emails"): a confirmation to the first email-typed value of formData and a
+ * Ingest emails (contract §4 "emails"): a confirmation to the first email-typed value of formData and a
  * notification to the account owner, plain text + HTML, sent by the `email.send` job (never inline in a
  * request). SMTP through `SMTP_URL`; without it each message is written as an `.eml` file under
- * `DATA_DIR/outbox`. A PHI form's emails carry ids and links only (decisions §5 "PHI payloads").
+ * `DATA_DIR/outbox`. A PHI form's emails carry ids and links only (contract §5 "PHI payloads").
  */
 
 export const DEFAULT_FROM = 'Widgets <no-reply@widgets-gateway.localhost>';

@@ -7,7 +7,7 @@ import type { ErasureJob } from '../../domain/submissions/erasure-requests.servi
 import { isPlainObject } from '../../domain/validation.js';
 
 /**
- * The `erasure.run` handler (decisions §6.3): walks the request's account's submissions by id, a batch per
+ * The `erasure.run` handler (contract §6.3): walks the request's account's submissions by id, a batch per
  * transaction, and erases each whose formData has a value equal to the address (trimmed, case-insensitive:
  * compared by keyed hash, the only form the request keeps). A batch commits its erasures together with the
  * request's progress (`cursorId`, `submissionsErased`), so a worker killed mid-run loses only its open batch,

@@ -73,7 +73,7 @@ export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise
     const [targets] = await tx.sql<Targets>(targetsSql(job));
     // The form is gone (its account was deleted): nobody is left to tell.
     if (!targets) return { deliveries: 0, emails: 0 };
-    // The submission was erased before its event went out (decisions §6.3): its data is told to no one.
+    // The submission was erased before its event went out (contract §6.3): its data is told to no one.
     if (payload.type === 'submission.created' && targets.submissionId === null) return { deliveries: 0, emails: 0 };
     const subscriptionIds: (number | null)[] = targets.subscriptionIds.map(Number);
     if (targets.hasWebhookUrl) subscriptionIds.push(null);

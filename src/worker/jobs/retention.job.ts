@@ -2,7 +2,7 @@ import type { Database } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /**
- * Retention (decisions §6.5): events and deliveries are kept 30 days. Deleted in batches of `batchSize` rows, each
+ * Retention (contract §6.5): events and deliveries are kept 30 days. Deleted in batches of `batchSize` rows, each
  * batch its own short statement taking only rows nobody else holds (SKIP LOCKED), so ingest, which only inserts new
  * rows, never waits on it and no long lock builds up. An event still waiting for its fan-out and a delivery still
  * pending are kept whatever their age: they are still to be sent.

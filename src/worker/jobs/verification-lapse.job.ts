@@ -6,7 +6,7 @@ import { probeWpPlugin, twinHostnames } from '../../domain/verification/verifica
 
 type Db = Prisma.TransactionClient;
 
-/** After this many failed re-checks in a row a verified site turns unverified (decisions §4 "lapse"). */
+/** After this many failed re-checks in a row a verified site turns unverified (contract §4 "lapse"). */
 export const LAPSE_AFTER_FAILURES = 3;
 
 /**
@@ -122,7 +122,7 @@ async function record(prisma: Db, id: number, passed: boolean, now: Date): Promi
 }
 
 /**
- * The daily lapse run (decisions §4): verified, non-archived sites with a recorded method whose last check is
+ * The daily lapse run (contract §4): verified, non-archived sites with a recorded method whose last check is
  * due are re-checked by that method; a pass resets the failure counter, a failure increments it, and the
  * third failure in a row clears `verified` and `verifiedAt` (the method stays: how it was last proven).
  * Several workers may run it at once: each site is claimed by one of them only. A verified site without a

@@ -3,7 +3,7 @@ import type { OutgoingEmail } from './email.job.js';
 
 /**
  * The email to an account owner whose webhook subscription was deactivated after 3 days of only failed
- * deliveries (decisions §6.5 "failing endpoints"). It names the subscription by id and event, never by its URL
+ * deliveries (contract §6.5 "failing endpoints"). It names the subscription by id and event, never by its URL
  * (a secret of the integrator's), and says how to recover: reactivate, then replay what failed.
  */
 export interface DeactivationEmailInput {

@@ -7,7 +7,7 @@ import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outboun
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
 
 /**
- * Sends one WebhookDelivery (decisions §4 "webhook delivery", §5 "retries"): POST of the stored
+ * Sends one WebhookDelivery (contract §4 "webhook delivery", §5 "retries"): POST of the stored
  * `{ id, type, createdAt, data }`, signed per Standard Webhooks with the subscription's secret (or, for
  * a form's `webhookUrl`, the account's signing secret); 10 s timeout; the outbound-fetch rules apply.
  * 2xx: succeeded. 410: the subscription is deactivated, no retry. `blocked_address`: failed, no retry.
@@ -58,7 +58,7 @@ interface Target {
   secret: string;
 }
 
-/** One line of a delivery's `attemptLog` (decisions §6.5). */
+/** One line of a delivery's `attemptLog` (contract §6.5). */
 export interface AttemptLogEntry {
   at: string;
   statusCode: number | null;
@@ -66,7 +66,7 @@ export interface AttemptLogEntry {
   durationMs: number;
 }
 
-/** A long-failing endpoint: this long with only failures deactivates its subscription (decisions §6.5). */
+/** A long-failing endpoint: this long with only failures deactivates its subscription (contract §6.5). */
 export const FAILING_ENDPOINT_MS = 3 * 24 * 60 * 60 * 1000;
 
 const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
@@ -99,7 +99,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   }
   if (!target) {
     // Nothing was attempted (the subscription was deactivated or deleted, the form's URL removed): no
-    // outbound-fetch reason applies, so lastError stays null (decisions §6.5 "delivery object").
+    // outbound-fetch reason applies, so lastError stays null (contract §6.5 "delivery object").
     await prisma.webhookDelivery.updateMany({
       where: { id: delivery.id, attempts: expectedAttempts, status: 'pending' },
       data: { status: 'failed', nextAttemptAt: null },
@@ -147,7 +147,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
     return 'succeeded';
   }
   // 410: the receiver asked us to stop. blocked_address: the host resolves where we never connect, and retrying
-  // cannot change that within a retry schedule (decisions §6.5): both end the delivery at once.
+  // cannot change that within a retry schedule (contract §6.5): both end the delivery at once.
   const permanent = result.status === 410 || result.reason === 'blocked_address';
   const last = permanent || attempts - delivery.roundStart >= policy.maxAttempts;
   const nextAttemptAt = last ? null : new Date(timestamp.getTime() + policy.delayMs(attempts - delivery.roundStart));
