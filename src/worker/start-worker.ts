@@ -6,7 +6,7 @@ import { startEventRelay } from './jobs/event-relay.js';
 import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
 import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
-import { PhiCipher } from '../infra/phi-crypto.js';
+import { createPhiCipher } from '../infra/keyring.js';
 import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
 import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from './jobs/webhook-delivery.job.js';
 
@@ -53,7 +53,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
 
-  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: new PhiCipher(config.secretKey) }), work);
+  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) }), work);
   await queue.work<DeliveryJobData>(
     QUEUE.webhookDelivery,
     createWebhookDeliveryHandler({
