@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/domain/accounts/api-keys.service.js';
+import { rewrapPhi } from '../../src/domain/secrets/phi-rewrap.service.js';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createKeyHasher } from '../../src/infra/keyring.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -89,5 +90,19 @@ describe('SECRET_KEY rotation: PHI', () => {
   it('under B alone it is refused with a clear 503, not an internal error', async () => {
     const res = await onlyB.request('GET', `/v1/submissions/${submissionId}`, { key: account.apiKeys.full!.key });
     expect([res.status, res.body.code]).toStrictEqual([503, 'phi_key_unavailable']);
+  });
+
+  it('rewrap in batches of one moves it (and a second PHI row) to B, after which B alone reads both', async () => {
+    const second = await seedAccount(db, {
+      ref: 'other', apiKeys: [{ ref: 'full', scopes: ['read:submissions'] }],
+      sites: [siteFixture({ domain: 'other.example', forms: [formFixture({ phi: true, submissions: [{ formData: VALUES }] })] })],
+    });
+    expect(await rewrapPhi(db, rotated.deps.phi, 1)).toStrictEqual({ rewrapped: 2, remaining: 0 });
+    expect(await rewrapPhi(db, rotated.deps.phi, 1)).toStrictEqual({ rewrapped: 0, remaining: 0 });
+    const read = await onlyB.request('GET', `/v1/submissions/${submissionId}`, { key: account.apiKeys.full!.key });
+    expect([read.status, read.body.formData]).toStrictEqual([200, VALUES]);
+    const other = second.forms.contact!.submissionIds[0]!;
+    const rows = await db.prisma.submission.findMany({ where: { id: { in: [submissionId, other] } }, select: { formDataKeyId: true } });
+    expect(rows.map((row) => row.formDataKeyId)).toStrictEqual([onlyB.deps.phi.keyId, onlyB.deps.phi.keyId]);
   });
 });
