@@ -40,7 +40,7 @@ export async function rewrapPhi(db: Database, phi: PhiCipher, batchSize = REWRAP
   let rewrapped = 0;
   for (;;) {
     const moved = await db.transaction(async (tx) => {
-      // FOR UPDATE: a concurrent run (or erasure) waits for this batch instead of writing over it.
+      // FOR UPDATE: a concurrent run waits for this batch instead of re-wrapping the same rows twice.
       const rows = await tx.sql<Row>(Prisma.sql`
         SELECT "id", "formDataCiphertext" AS "ciphertext", "formDataKeyId" AS "keyId" FROM "Submission"
         WHERE "formDataKeyId" IS NOT NULL AND "formDataKeyId" <> ${phi.keyId} AND "formDataCiphertext" IS NOT NULL
