@@ -9,6 +9,7 @@ import type { LimitField } from './schema/field-rate-limit.js';
 import type { OutboundFetcher } from './infra/outbound-fetch.js';
 import type { PhiCipher } from './infra/phi-crypto.js';
 import { createLoaders, type Loaders } from './schema/loaders.js';
+import type { JobQueue } from './infra/jobs.js';
 
 /** Process-wide collaborators, built once at start (src/main.ts) or per test. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   rateLimits: RateLimitStore;
   /** The one way out to customers' URLs (SSRF rules). */
   fetcher: OutboundFetcher;
+  /** Requests queue jobs only for webhook redelivery, replay and ping (inside their transaction). */
+  queue: JobQueue;
 }
 
 export interface ApiKeyViewer {

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = await createRateLimitStore(config);
   const readiness = { draining: false };
-  const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher }, { readiness });
+  const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher, queue }, { readiness });
   const server = createHttpServer(app);
   const http = trackConnections(server);
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationFailed } from '../errors.js';
+import { targetUrlProblem } from '../infra/outbound-fetch.js';
 
 /**
  * Validates with a zod schema; failures become 400 `validation_failed` with `fields: [{ field, message }]`.
@@ -38,17 +39,17 @@ export function parseIdText(raw: string | undefined): number | null {
   return result.success ? result.data : null;
 }
 
+/**
+ * A URL the service will POST to (a form's `webhookUrl`): the outbound-fetch rules that need no DNS, checked
+ * at the door (https, port 443, no credentials, no refused IP literal).
+ */
 export const httpsUrl = z
   .string()
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' && Boolean(url.hostname);
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute https URL');
+  .superRefine((value, context) => {
+    const problem = targetUrlProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

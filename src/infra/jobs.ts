@@ -16,6 +16,7 @@ export const QUEUE = {
   webhookDelivery: 'webhook.deliver',
   emailSend: 'email.send',
   verificationLapse: 'verification.lapse',
+  retention: 'events.retention',
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
@@ -32,6 +33,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   [QUEUE.webhookDelivery]: { retryLimit: 6, retryDelay: 15, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 60 },
   [QUEUE.emailSend]: { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 3 * 3600, expireInSeconds: 120 },
   [QUEUE.verificationLapse]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
+  [QUEUE.retention]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
 };
 
 export interface JobQueueOptions {

@@ -136,17 +136,32 @@ const loadUndici = (): Promise<typeof import('undici')> => (undici ??= import('u
 
 const defaultLookup: HostLookup = async (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
-/** An https URL on the default port, or null. */
-function parseAllowedUrl(raw: string | URL): URL | null {
+/**
+ * Why a URL can never be fetched under the rules above, decided without DNS: not https, another port than 443,
+ * credentials, or an IP literal in a refused range. Null when it may be fetched (a hostname is still checked
+ * when it is resolved, at fetch time). The one check for every hop here and for webhook URLs at the door
+ * (decisions §6.5 "webhook URL at creation"); the messages name no part of the URL.
+ */
+export function targetUrlProblem(raw: string | URL): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return null;
+    return 'must be an absolute https URL';
   }
+  if (url.protocol !== 'https:' || !url.hostname) return 'must be an absolute https URL';
   // `https://host:443/` normalises to port '' too; any other port is refused.
-  if (url.protocol !== 'https:' || url.port !== '' || url.username !== '' || url.password !== '') return null;
-  return url;
+  if (url.port !== '') return 'must use the https port 443';
+  if (url.username !== '' || url.password !== '') return 'must not contain credentials';
+  const host = bareHost(url.hostname);
+  if (isIP(host) && isBlockedAddress(host)) return 'must not be a private, loopback, link-local or otherwise reserved address';
+  return null;
+}
+
+/** A URL that may be fetched, or null. */
+function parseAllowedUrl(raw: string | URL): URL | null {
+  if (targetUrlProblem(raw) !== null) return null;
+  return new URL(raw);
 }
 
 const TLS_CODES = new Set([

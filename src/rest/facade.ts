@@ -17,11 +17,42 @@ const MAX_BODY_BYTES = 1_048_576;
 interface CompiledRoute {
   route: Route;
   pattern: RegExp;
+  /** The path's `{name}` placeholders, in order. */
+  names: (keyof ParsedInput['params'])[];
 }
 
 function compile(route: Route): CompiledRoute {
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('\\{id\\}', '([^/]+)').replace('{id}', '([^/]+)');
-  return { route, pattern: new RegExp(`^${source}$`) };
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as keyof ParsedInput['params']);
+  const source = route.path
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)');
+  return { route, pattern: new RegExp(`^${source}$`), names };
+}
+
+/**
+ * Path ids: canonical integers (400 `invalid_id` otherwise), except an event's public id (`evt_…`), which is
+ * looked up as it is (anything else is simply not found).
+ */
+function parseParams(compiled: CompiledRoute, path: string): ParsedInput['params'] {
+  const values = compiled.pattern.exec(path)?.slice(1) ?? [];
+  const params: ParsedInput['params'] = {};
+  compiled.names.forEach((name, index) => {
+    let raw: string;
+    try {
+      raw = decodeURIComponent(values[index] ?? '');
+    } catch {
+      throw new AppError('invalid_id');
+    }
+    if (name === 'eventId') {
+      params.eventId = raw;
+      return;
+    }
+    const id = parseIdText(raw);
+    if (id === null) throw new AppError('invalid_id');
+    params[name] = id;
+  });
+  return params;
 }
 
 /**
@@ -96,17 +127,14 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       const allow = [...new Set(matching.map(({ route }) => route.method))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
-    const { route, pattern } = found;
+    const { route } = found;
     context.log.route = `${route.method} /v1${route.path}`;
 
     try {
       await admit(route, request.headers, context);
 
-      const rawId = pattern.exec(path)?.[1];
-      const id = rawId === undefined ? undefined : parseIdText(decodeURIComponent(rawId));
-      if (id === null) throw new AppError('invalid_id');
       const input: ParsedInput = {
-        params: id === undefined ? {} : { id },
+        params: parseParams(found, path),
         query: parseQuery(route, url),
         body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,

@@ -17,7 +17,9 @@ export function errorCodesFor(route: Route): ErrorCode[] {
     codes.add('missing_site_key').add('site_not_found');
   }
   codes.add('rate_limited');
-  if (/\{\w+\}/.test(route.path)) codes.add('invalid_id').add('not_found');
+  // Numeric path ids are canonical or 400; an event's public id ({eventId}) is looked up as it is.
+  if (/\{(id|deliveryId)\}/.test(route.path)) codes.add('invalid_id');
+  if (/\{\w+\}/.test(route.path)) codes.add('not_found');
   if (route.paginated) codes.add('invalid_pagination');
   if (route.query) codes.add('validation_failed');
   // Any body can be malformed, break its schema, or exceed the 1 MiB read cap.

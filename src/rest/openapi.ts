@@ -20,7 +20,10 @@ const errorSchema: JsonSchema = {
 
 function parameters(route: Route): JsonSchema[] {
   const list: JsonSchema[] = [];
-  if (route.path.includes('{id}')) list.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
+  for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
+    const schema = name === 'eventId' ? { type: 'string', description: 'evt_…' } : { type: 'integer', minimum: 1, maximum: 2147483647 };
+    list.push({ name, in: 'path', required: true, schema });
+  }
   if (route.paginated) {
     list.push({ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 1 } });
     list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'values above 100 are clamped to 100' });

@@ -12,7 +12,9 @@ export type OperationName = keyof Operations;
 export type OperationData<N extends OperationName> = Operations[N]['result'];
 export type OperationVariables<N extends OperationName> = Operations[N]['variables'];
 
-type PathParams<P extends string> = P extends `${string}{id}${string}` ? { id: number } : Record<never, never>;
+type PathParams<P extends string> = (P extends `${string}{id}${string}` ? { id: number } : Record<never, never>) &
+  (P extends `${string}{deliveryId}${string}` ? { deliveryId: number } : Record<never, never>) &
+  (P extends `${string}{eventId}${string}` ? { eventId: string } : Record<never, never>);
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a route's handler sees after the gate and validation: each part typed by the schema that parsed it. */
@@ -26,7 +28,8 @@ export interface RouteInput<P extends string = string, Q = unknown, B = unknown>
 
 /** The facade's side of RouteInput, before a route's own types apply. */
 export interface ParsedInput {
-  params: { id?: number };
+  /** `{id}` and `{deliveryId}`: canonical ids; `{eventId}`: an event's public id (`evt_…`), as it is. */
+  params: { id?: number; deliveryId?: number; eventId?: string };
   query: Record<string, unknown>;
   body: unknown;
   headers: Headers;
@@ -51,7 +54,8 @@ export interface BodyValidator<T = unknown> {
  */
 export interface RouteSpec<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> {
   method: HttpMethod;
-  /** Relative to /v1, with `{id}` for the one path parameter (a canonical id, else 400 invalid_id). */
+  /** Relative to /v1, with `{id}` (and `{deliveryId}`, or `{eventId}`) for the path parameters: ids are canonical
+   * (else 400 invalid_id), an event id is looked up as it is. */
   path: P;
   summary: string;
   tag: string;

@@ -6,6 +6,8 @@ import { siteCatalogRoutes } from './routes/site-catalog.routes.js';
 import { siteVerificationRoutes } from './routes/site-verification.routes.js';
 import { submissionRoutes } from './routes/submissions.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.routes.js';
+import { eventRoutes } from './routes/events.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes];
+export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...webhookDeliveryRoutes, ...eventRoutes];

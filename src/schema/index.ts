@@ -9,5 +9,7 @@ import './calendar.js';
 import './shop.js';
 import './site-catalog.js';
 import './webhook.js';
+import './webhook-delivery.js';
+import './event.js';
 
 export const toSchema = () => builder.toSchema({ sortSchema: true });

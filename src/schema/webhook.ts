@@ -9,13 +9,14 @@ import {
   listWebhookDeliveries,
   listWebhookSubscriptions,
   scopeForEvent,
+  updateWebhookSubscription,
   type CreatedWebhookSubscription,
-  type WebhookDeliveryView,
   type WebhookSubscriptionView,
 } from '../domain/webhooks/webhooks.service.js';
 import { EVENT_TYPES } from '../domain/webhooks/events.service.js';
 import { builder } from './builder.js';
 import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { DeliveryStatusEnum, WebhookDeliveryPage } from './webhook-delivery.js';
 
 /**
  * REST Hooks subscriptions (decisions §4): the fields behind POST/GET /webhooks, GET/DELETE /webhooks/{id},
@@ -28,7 +29,7 @@ export const WebhookRef = builder.objectRef<WebhookSubscriptionView>('WebhookSub
     url: t.exposeString('url'),
     event: t.exposeString('event', { description: EVENT_TYPES.join(' | ') }),
     formId: t.exposeInt('formId', { nullable: true }),
-    active: t.exposeBoolean('active', { description: 'false once the receiver answered 410 Gone' }),
+    active: t.exposeBoolean('active', { description: 'false once the receiver answered 410 Gone, or after 3 days of only failed deliveries' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -45,28 +46,6 @@ const CreateWebhookResultRef = builder.objectRef<CreatedWebhookSubscription>('Cr
     created: t.exposeBoolean('created', { description: 'false when the same url + event + form was already subscribed: that subscription is returned' }),
   }),
 });
-
-const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: ['pending', 'succeeded', 'failed'] as const });
-
-const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('WebhookDelivery').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    webhookId: t.exposeInt('subscriptionId', { nullable: true, description: "null for deliveries to a form's webhookUrl" }),
-    formId: t.exposeInt('formId', { nullable: true }),
-    event: t.exposeString('eventType'),
-    messageId: t.exposeString('messageId', { description: 'the webhook-id header, the same on every retry' }),
-    status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
-    attempts: t.exposeInt('attempts'),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
-    lastLatencyMs: t.exposeInt('lastLatencyMs', { nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true, description: 'http_<status>, timeout, blocked_address, …' }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-const WebhookDeliveryPage = pageRef('WebhookDeliveryPage', WebhookDeliveryRef);
 
 const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
   fields: (t) => ({
@@ -106,7 +85,32 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
+  fields: (t) => ({
+    url: t.string({ description: 'absolute https URL on port 443' }),
+    active: t.boolean({ description: 'true turns a deactivated subscription back on' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  updateWebhook: t.field({
+    type: WebhookRef,
+    description: "Changes the url or turns the subscription on or off; needs the read scope of the subscription's event",
+    authScopes: { apiKey: true },
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
+    resolve: async (_root, args, context) => {
+      const viewer = requireApiKeyViewer(context);
+      const prisma = context.deps.db.prisma;
+      // Pointing a subscription elsewhere sends its event's resources there: the same scope as subscribing.
+      const current = await getWebhookSubscriptionOrThrow(prisma, viewer.accountId, args.id);
+      const required = scopeForEvent(current.event);
+      if (!viewer.scopes.has(required)) throw new AppError('insufficient_scope', { required });
+      return updateWebhookSubscription(prisma, viewer.accountId, args.id, {
+        ...(args.input.url !== undefined ? { url: args.input.url } : {}),
+        ...(args.input.active !== undefined ? { active: args.input.active } : {}),
+      });
+    },
+  }),
   createWebhook: t.field({
     type: CreateWebhookResultRef,
     description: 'Subscribes to an event; needs the read scope of its resource (submission.* read:submissions, form.* read:forms)',

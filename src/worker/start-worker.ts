@@ -8,10 +8,13 @@ import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../in
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
 import { createPhiCipher } from '../infra/keyring.js';
 import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
+import { deleteExpiredEvents } from './jobs/retention.job.js';
 import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from './jobs/webhook-delivery.job.js';
 
 /** Once a day at 03:17 UTC (an odd minute, so that replicas' schedules do not pile onto :00). */
 export const LAPSE_SCHEDULE = '17 3 * * *';
+/** Hourly at :41: each run deletes what turned 30 days old since the last, in small batches. */
+export const RETENTION_SCHEDULE = '41 * * * *';
 
 export interface WorkerDeps {
   config: Config;
@@ -23,6 +26,8 @@ export interface WorkerDeps {
   emailSender?: EmailSender;
   retryPolicy?: RetryPolicy;
   deliveryTimeoutMs?: number;
+  /** Tests: the deliveries' clock (days of failures simulated). */
+  clock?: () => Date;
   batchSize?: number;
   /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
   pollingIntervalSeconds?: number;
@@ -41,8 +46,8 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the outbox relay and registers the event fan-out, delivery, email and daily verification-lapse
- * handlers. Runs inside the server by default (decisions §1 "delivery worker") and standalone as
+ * Starts the outbox relay and registers the event fan-out, delivery, email, daily verification-lapse and hourly
+ * retention handlers. Runs inside the server by default (decisions §1 "delivery worker") and standalone as
  * `npm run worker`; any number of them may run against one PostgreSQL: each event and job is taken by one worker.
  */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
@@ -62,6 +67,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       fetcher,
       ...(deps.retryPolicy ? { retryPolicy: deps.retryPolicy } : {}),
       ...(deps.deliveryTimeoutMs ? { timeoutMs: deps.deliveryTimeoutMs } : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
     }),
     work,
   );
@@ -74,6 +80,14 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { batchSize: 1, pollingIntervalSeconds: 30 },
   );
   await queue.schedule(QUEUE.verificationLapse, LAPSE_SCHEDULE);
+  await queue.work(
+    QUEUE.retention,
+    async () => {
+      await deleteExpiredEvents(db);
+    },
+    { batchSize: 1, pollingIntervalSeconds: 30 },
+  );
+  await queue.schedule(QUEUE.retention, RETENTION_SCHEDULE);
   const relay = startEventRelay(db, queue);
 
   let stopped = false;

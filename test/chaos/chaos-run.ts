@@ -148,7 +148,7 @@ async function pipelineState(databaseUrl: string, sessions: boolean): Promise<Re
   await client.connect();
   try {
     const { rows } = await client.query<{ what: string; n: number }>(`
-      SELECT 'outbox' AS what, count(*)::int AS n FROM "OutboxEvent"
+      SELECT 'outbox' AS what, count(*)::int AS n FROM "OutboxEvent" WHERE "relayedAt" IS NULL
       UNION ALL SELECT 'delivery.' || status, count(*)::int FROM "WebhookDelivery" GROUP BY status
       UNION ALL SELECT 'job.' || name || '.' || state, count(*)::int FROM pgboss.job WHERE name NOT LIKE '%.dead' GROUP BY name, state
       UNION ALL SELECT 'session.' || coalesce(state, '?') || '.' || coalesce(wait_event_type, '-') || '.' || left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 80), count(*)::int

@@ -192,10 +192,10 @@ describe.runIf(hasPostgres)('SIGTERM to a worker', () => {
     return rows[0]?.n ?? 0;
   };
 
-  /** Nothing left of earlier tests' events: no outbox row, no fan-out or delivery job to run. */
+  /** Nothing left of earlier tests' events: no outbox row waiting for the relay (relayed ones stay as history), no fan-out or delivery job to run. */
   const quiet = async (): Promise<boolean> => {
     const rows = await db.withSession((session) =>
-      session.query<{ n: number }>(`SELECT ((SELECT count(*) FROM "OutboxEvent") + (SELECT count(*) FROM pgboss.job
+      session.query<{ n: number }>(`SELECT ((SELECT count(*) FROM "OutboxEvent" WHERE "relayedAt" IS NULL) + (SELECT count(*) FROM pgboss.job
          WHERE name IN ('event.fanout', 'webhook.deliver') AND state IN ('created', 'retry', 'active')))::int AS n`),
     );
     return rows[0]?.n === 0;

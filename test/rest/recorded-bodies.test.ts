@@ -11,7 +11,8 @@ import { at, widgetsAccount, widgetsSite } from '../widgets/fixture.js';
  * Every route of the table, driven in one fixed sequence against seeded data with fixed dates, answers exactly
  * the bytes recorded in recorded-bodies.json (recorded on the code before the one-description refactor): a
  * refactor of how bodies are produced must not change one byte. Values made at request time (dates of rows the
- * sequence creates, webhook secrets, generated field ids) are replaced by placeholders; everything else is compared verbatim.
+ * sequence creates, webhook secrets, generated field ids, event ids) are replaced by placeholders; everything else is compared verbatim.
+ * A path's `<delivery>` / `<event>` is the id the sequence got back last (the ping's delivery, the first listed event).
  * Re-record only for an intended contract change: RECORD_BODIES=1 npx vitest run test/rest/recorded-bodies.test.ts
  */
 
@@ -44,7 +45,8 @@ function normalize(text: string): string {
   return text
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (iso) => (Math.abs(Date.parse(iso) - now) < 86_400_000 ? '<now>' : iso))
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_<secret>')
-    .replace(/"f_[0-9a-f]{12}"/g, '"f_<generated>"');
+    .replace(/"f_[0-9a-f]{12}"/g, '"f_<generated>"')
+    .replace(/evt_[0-9a-z]{9}[A-Za-z0-9_-]{16}/g, 'evt_<id>');
 }
 
 function steps(ids: { form: number; phiForm: number; submission: number; calendar: number; booking: number; shop: number; subShop: number; order: number; cartOrder: number }): Step[] {
@@ -150,6 +152,24 @@ function steps(ids: { form: number; phiForm: number; submission: number; calenda
     { name: 'list webhooks', method: 'GET', path: '/v1/webhooks' },
     { name: 'read a webhook', method: 'GET', path: '/v1/webhooks/1' },
     { name: 'read an absent webhook', method: 'GET', path: '/v1/webhooks/999999' },
+    // Delivery log, ping, replay (decisions §6.5); no worker runs here, so deliveries stay pending.
+    { name: 'turn a webhook on', method: 'PATCH', path: '/v1/webhooks/1', body: { active: true } },
+    { name: 'change a webhook, other field', method: 'PATCH', path: '/v1/webhooks/1', body: { event: 'form.updated' } },
+    { name: 'change a webhook, port not 443', method: 'PATCH', path: '/v1/webhooks/1', body: { url: 'https://hooks.example:8443/in' } },
+    { name: 'ping a webhook', method: 'POST', path: '/v1/webhooks/1/ping' },
+    { name: "list a webhook's deliveries", method: 'GET', path: '/v1/webhooks/1/deliveries' },
+    { name: "list a webhook's failed deliveries", method: 'GET', path: '/v1/webhooks/1/deliveries?status=failed' },
+    { name: 'read a delivery', method: 'GET', path: '/v1/webhooks/1/deliveries/<delivery>' },
+    { name: 'read an absent delivery', method: 'GET', path: '/v1/webhooks/1/deliveries/999999' },
+    { name: 'read a delivery, malformed id', method: 'GET', path: '/v1/webhooks/1/deliveries/01' },
+    { name: 'redeliver a delivery', method: 'POST', path: '/v1/webhooks/1/deliveries/<delivery>/redeliver' },
+    { name: 'replay a window', method: 'POST', path: '/v1/webhooks/1/replay', body: { createdFrom: new Date(Date.now() - 86_400_000).toISOString(), createdBefore: new Date(Date.now() + 86_400_000).toISOString() } },
+    { name: 'replay a window over 30 days', method: 'POST', path: '/v1/webhooks/1/replay', body: { createdFrom: '2026-01-01T00:00:00Z', createdBefore: '2026-03-01T00:00:00Z' } },
+    { name: 'list events', method: 'GET', path: '/v1/events' },
+    { name: 'list events of a type', method: 'GET', path: '/v1/events?type=form.updated' },
+    { name: 'list events, bad date', method: 'GET', path: '/v1/events?createdFrom=yesterday' },
+    { name: 'read an event', method: 'GET', path: '/v1/events/<event>' },
+    { name: 'read an absent event', method: 'GET', path: '/v1/events/evt_nothing' },
     { name: 'delete a webhook on the free plan', method: 'DELETE', path: '/v1/webhooks/999999', auth: 'free' },
     { name: 'delete a webhook', method: 'DELETE', path: '/v1/webhooks/2' },
     { name: 'delete an absent webhook', method: 'DELETE', path: '/v1/webhooks/2' },
@@ -237,14 +257,18 @@ describe('recorded v1 bodies', () => {
     const siteKeys = { verified: acme.sites.main!.siteKey, unverified: acme.sites.pending!.siteKey };
 
     recorded = [];
+    const last: { delivery?: string; event?: string } = {};
     for (const step of steps(ids)) {
       const auth = step.auth ?? 'full';
-      const response = await t.request(step.method, step.path, {
+      const path = step.path.replace('<delivery>', last.delivery ?? 'none').replace('<event>', last.event ?? 'none');
+      const response = await t.request(step.method, path, {
         key: auth === 'none' ? undefined : keys[auth],
         siteKey: step.siteKey === 'verified' || step.siteKey === 'unverified' ? siteKeys[step.siteKey] : undefined,
         body: step.body,
         headers: step.headers,
       });
+      if (step.name === 'ping a webhook') last.delivery = String((response.body as { id: number }).id);
+      if (step.name === 'list events') last.event = (response.body as { data: { id: string }[] }).data[0]?.id;
       const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name) ?? '']] : [])));
       recorded.push({ name: step.name, request: `${step.method} ${step.path}`, status: response.status, headers, body: normalize(response.text) });
     }
@@ -268,7 +292,7 @@ describe('recorded v1 bodies', () => {
   it('drives every route of the table to a success', () => {
     const patterns = routes.map((route) => ({
       route: `${route.method} ${route.path}`,
-      pattern: new RegExp(`^${route.method} /v1${route.path.replace('{id}', '[^/?]+')}(\\?.*)?$`),
+      pattern: new RegExp(`^${route.method} /v1${route.path.replace(/\{\w+\}/g, '[^/?]+')}(\\?.*)?$`),
     }));
     const succeeded = new Set(recorded.filter((r) => r.status < 300).flatMap((r) => patterns.filter((p) => p.pattern.test(r.request)).map((p) => p.route)));
     expect(routes.map((route) => `${route.method} ${route.path}`).filter((route) => !succeeded.has(route))).toEqual([]);
@@ -278,7 +302,7 @@ describe('recorded v1 bodies', () => {
     const documented = JSON.parse(readFileSync(FIELDS, 'utf8')) as Record<string, FieldList>;
     const checked = new Set<string>();
     for (const response of recorded.filter((r) => r.status < 300 && r.body)) {
-      const route = routes.find((candidate) => new RegExp(`^${candidate.method} /v1${candidate.path.replace('{id}', '[^/?]+')}(\\?.*)?$`).test(response.request));
+      const route = routes.find((candidate) => new RegExp(`^${candidate.method} /v1${candidate.path.replace(/\{\w+\}/g, '[^/?]+')}(\\?.*)?$`).test(response.request));
       const name = `${route?.method} ${route?.path}`;
       const list = documented[name];
       expect(list, `${name} has a documented field list`).toBeDefined();

@@ -71,6 +71,7 @@ export async function createTestApp(
     phi: createPhiCipher(secrets),
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
     fetcher: createOutboundFetcher(config),
+    queue,
   };
   const app = createApp(deps);
 

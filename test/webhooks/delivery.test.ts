@@ -131,18 +131,20 @@ describe('webhook deliveries', () => {
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
   });
 
-  it('records nextAttemptAt and a null status code for a receiver that cannot be reached', async () => {
+  it('fails a delivery to a refused address at once, with blocked_address and no retry (it is permanent)', async () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id);
-    // Resolves nowhere we allow: the outbound rules refuse it (a private address, no test pin).
-    const sub = await subscribe(db.prisma, account.id, 'https://10.0.0.1/hook');
+    // A hostname that resolves to loopback (no test pin for it) and a literal private address stored before the
+    // door checked URLs: both are refused when the delivery is made.
+    const byName = await subscribe(db.prisma, account.id, 'https://localhost/hook');
+    const literal = await subscribe(db.prisma, account.id, 'https://10.0.0.1/hook');
     await ingest(db.prisma, form, { 'Full name': 'Ada' });
-    const delivery = await waitFor(async () => {
-      const row = await db.prisma.webhookDelivery.findFirst({ where: { subscriptionId: sub.id } });
-      return row && row.attempts >= 1 ? row : null;
-    });
-    expect(delivery.lastStatusCode).toBeNull();
-    expect(delivery.lastError).toBe('blocked_address');
+    for (const sub of [byName, literal]) {
+      const delivery = await deliveryOf(sub.id);
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: null, lastError: 'blocked_address', nextAttemptAt: null });
+    }
+    // No retry job is left behind for either.
+    expect((await worker.queue.boss.findJobs('webhook.deliver')).filter((job) => job.state === 'created' || job.state === 'retry')).toStrictEqual([]);
     expect(receiver.requests).toHaveLength(0);
   });
 

@@ -22,7 +22,7 @@ describe('recordEvent', () => {
       {
         accountId: account.id,
         formId: form.id,
-        payload: { id: expect.stringMatching(/^evt_[A-Za-z0-9_-]{22}$/), type: 'submission.created', createdAt: expect.any(String), data: { ...submission } },
+        payload: { id: expect.stringMatching(/^evt_[0-9a-z]{9}[A-Za-z0-9_-]{16}$/), type: 'submission.created', createdAt: expect.any(String), data: { ...submission } },
       },
     ]);
     expect(JSON.stringify(events)).not.toContain('form-hook');

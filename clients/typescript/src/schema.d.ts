@@ -293,6 +293,126 @@ export interface paths {
         delete: operations["webhook-delete"];
         options?: never;
         head?: never;
+        /** Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event */
+        patch: operations["webhook-update"];
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's deliveries, newest first, optionally of one status (no payloads; any key of the account) */
+        get: operations["webhook-deliveries-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with the exact body sent and every attempt; needs the read scope of the subscription's event */
+        get: operations["webhook-delivery-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again, with its original webhook-id and payload; 202 with the delivery, now pending */
+        post: operations["webhook-delivery-redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status "failed"); queued, 202 at once */
+        post: operations["webhook-replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send { id, type: "webhook.ping", createdAt, data: { webhookId } } at once; 202 with the new delivery */
+        post: operations["webhook-ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events of the last 30 days, newest first, as delivered; only the kinds whose read scope the key holds */
+        get: operations["events-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event as delivered (404 for a kind whose read scope the key lacks) */
+        get: operations["event-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -3928,6 +4048,1234 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "webhook-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description absolute https URL on port 443 */
+                    url?: string;
+                    /** @description true turns a deactivated subscription back on */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        event: string;
+                        formId: number | null;
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Error: `invalid_id`, `invalid_json`, `validation_failed`, `forbidden_field` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_json" | "validation_failed" | "forbidden_field";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "webhook-deliveries-list": {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description values above 100 are clamped to 100 */
+                limit?: number;
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            webhookId: number | null;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "failed" | "pending" | "succeeded";
+                            attempts: number;
+                            /** Format: date-time */
+                            lastAttemptAt: string | null;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "webhook-delivery-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookId: number | null;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "failed" | "pending" | "succeeded";
+                        attempts: number;
+                        /** Format: date-time */
+                        lastAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        payload: Record<string, unknown> | null;
+                        attemptLog: {
+                            at: string;
+                            statusCode: number | null;
+                            error: string | null;
+                            durationMs: number;
+                        }[] | null;
+                    };
+                };
+            };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "webhook-delivery-redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookId: number | null;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "failed" | "pending" | "succeeded";
+                        attempts: number;
+                        /** Format: date-time */
+                        lastAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "webhook-replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description inclusive
+                     */
+                    createdFrom: string;
+                    /**
+                     * Format: date-time
+                     * @description exclusive; at most 30 days after createdFrom
+                     */
+                    createdBefore: string;
+                    /**
+                     * @description only failed deliveries
+                     * @constant
+                     */
+                    status?: "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            /** @description Error: `invalid_id`, `invalid_json`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "invalid_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "webhook-ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookId: number | null;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "failed" | "pending" | "succeeded";
+                        attempts: number;
+                        /** Format: date-time */
+                        lastAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "events-list": {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description values above 100 are clamped to 100 */
+                limit?: number;
+                type?: "submission.created" | "form.created" | "form.updated" | "form.archived";
+                createdFrom?: string;
+                createdBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            type: string;
+                            createdAt: string;
+                            data: Record<string, unknown>;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_pagination`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_pagination" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "event-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        type: string;
+                        createdAt: string;
+                        data: Record<string, unknown>;
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
                     };
                 };
             };

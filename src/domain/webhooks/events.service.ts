@@ -42,15 +42,39 @@ export interface WebhookDeliveryJob {
   deliveryId: number;
 }
 
-export type EmailKind = 'submission_confirmation' | 'submission_notification';
+export type SubmissionEmailKind = 'submission_confirmation' | 'submission_notification';
 
 /** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */
-export interface EmailJob {
-  kind: EmailKind;
-  submissionId: number;
+export type EmailJob =
+  | { kind: SubmissionEmailKind; submissionId: number }
+  /** To the account owner: the subscription was deactivated after days of failed deliveries. */
+  | { kind: 'webhook_deactivated'; subscriptionId: number; failingSince: string };
+
+/** A uuid derived from what a job is for (an event and a purpose): the same on a re-run, which pg-boss then skips. */
+export function derivedJobId(source: string, purpose: string): string {
+  const hex = createHash('sha256').update(`${source}:${purpose}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+/**
+ * `evt_` + the creation time (milliseconds, 9 base-36 digits) + 16 random characters. The time lets
+ * `GET /v1/events/{id}` find the event through the history's (accountId, createdAt) index, so the outbox, which
+ * ingest writes in its one statement, carries no index on the id (a random key costs every insert a scattered
+ * index write).
+ */
+export const newEventId = (createdAt: Date): string =>
+  `evt_${createdAt.getTime().toString(36).padStart(EVENT_TIME_DIGITS, '0')}${randomBytes(12).toString('base64url')}`;
+
+const EVENT_TIME_DIGITS = 9;
+const EVENT_ID = /^evt_([0-9a-z]{9})[A-Za-z0-9_-]{16}$/;
+
+/** The creation time an event id carries, or null for any other string (ids from before it carried one included). */
+export function eventIdTime(id: string): Date | null {
+  const match = EVENT_ID.exec(id);
+  if (!match?.[1]) return null;
+  const time = new Date(Number.parseInt(match[1], 36));
+  return Number.isNaN(time.getTime()) ? null : time;
+}
 
 /**
  * The `webhook-id` of one delivery, kept across its retries. Derived from its event and target, so that a
@@ -93,10 +117,16 @@ export function eventData(event: DomainEvent): Record<string, unknown> {
   return event.data;
 }
 
-/** The INSERT of an event into the outbox: a statement of its own, or a CTE of the caller's (ingest). */
+/**
+ * The INSERT of an event into the outbox, which is also the event history (`GET /v1/events`, 30 days): a statement
+ * of its own, or a CTE of the caller's (ingest's one statement). The row's createdAt is the payload's, so that
+ * the history's filters and order agree with what receivers saw.
+ */
 export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
-  const payload: EventPayload = { id: newEventId(), type: event.type, createdAt: new Date().toISOString(), data: eventData(event) };
-  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "payload") VALUES (${event.accountId}, ${event.formId}, ${JSON.stringify(payload)}::jsonb)`;
+  const createdAt = new Date();
+  const payload: EventPayload = { id: newEventId(createdAt), type: event.type, createdAt: createdAt.toISOString(), data: eventData(event) };
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "eventId", "type", "payload", "createdAt")
+    VALUES (${event.accountId}, ${event.formId}, ${payload.id}, ${payload.type}, ${JSON.stringify(payload)}::jsonb, ${createdAt})`;
 }
 
 /**

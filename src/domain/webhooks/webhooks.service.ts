@@ -1,9 +1,11 @@
 import type { Prisma } from '../../infra/db.js';
 import type { DeliveryStatus } from '../../generated/prisma/client.js';
+import type { DeliveryView } from './deliveries.service.js';
 import { AppError, notFound, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from './events.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { generateWebhookSecret } from '../../infra/secrets.js';
+import { targetUrlProblem } from '../../infra/outbound-fetch.js';
 import { idNumber } from '../validation.js';
 
 /**
@@ -43,19 +45,12 @@ export function scopeForEvent(event: EventType): 'read:submissions' | 'read:form
 
 export const isEventType = (value: unknown): value is EventType => typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 
-/** An absolute https URL without credentials (they would be stored and shown back). */
+/** The URL rules of creation, PATCH and a form's webhookUrl alike (decisions §6.5 "webhook URL at creation"). */
 export function webhookUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return 'url is required';
   if (value.length > MAX_WEBHOOK_URL_LENGTH) return `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'url must be an absolute https URL';
-  }
-  if (url.protocol !== 'https:' || !url.hostname) return 'url must be an absolute https URL';
-  if (url.username || url.password) return 'url must not contain credentials';
-  return null;
+  const problem = targetUrlProblem(value);
+  return problem ? `url ${problem}` : null;
 }
 
 const view = (row: { id: number; url: string; event: string; formId: number | null; active: boolean; createdAt: Date }): WebhookSubscriptionView => ({
@@ -132,23 +127,6 @@ export async function deleteWebhookSubscription(prisma: Prisma, accountId: numbe
   if (count === 0) throw notFound('webhook');
 }
 
-export interface WebhookDeliveryView {
-  id: number;
-  subscriptionId: number | null;
-  formId: number | null;
-  eventType: string;
-  /** The `webhook-id` header (stable across retries). */
-  messageId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastLatencyMs: number | null;
-  lastError: string | null;
-  nextAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-}
-
 export interface DeliveryFilter {
   /** Only this subscription's deliveries (it must be the account's, deleted ones included). */
   subscriptionId?: number;
@@ -156,7 +134,8 @@ export interface DeliveryFilter {
 }
 
 /**
- * Deliveries for dashboards, newest first: attempts, status, last status code, latency, next retry.
+ * Deliveries for dashboards (GraphQL `webhookDeliveries`: the account's, or one subscription's, deleted ones
+ * included), newest first: attempts, status, last status code, latency, next retry.
  * Never the payload (it may carry form data) and never the target URL.
  */
 export async function listWebhookDeliveries(
@@ -164,7 +143,7 @@ export async function listWebhookDeliveries(
   accountId: number,
   page: PageRequest,
   filter: DeliveryFilter = {},
-): Promise<Page<WebhookDeliveryView>> {
+): Promise<Page<DeliveryView>> {
   if (filter.subscriptionId !== undefined) {
     const owned = await prisma.webhookSubscription.findFirst({ where: { id: filter.subscriptionId, accountId }, select: { id: true } });
     if (!owned) throw notFound('webhook');
@@ -181,6 +160,7 @@ export async function listWebhookDeliveries(
         id: true,
         subscriptionId: true,
         formId: true,
+        eventId: true,
         eventType: true,
         messageId: true,
         status: true,
@@ -188,6 +168,7 @@ export async function listWebhookDeliveries(
         lastStatusCode: true,
         lastLatencyMs: true,
         lastError: true,
+        lastAttemptAt: true,
         nextAttemptAt: true,
         deliveredAt: true,
         createdAt: true,
@@ -197,5 +178,36 @@ export async function listWebhookDeliveries(
     }),
     prisma.webhookDelivery.count({ where }),
   ]);
-  return toPage(rows, page, total);
+  return toPage(rows.map(({ subscriptionId, ...row }) => ({ ...row, webhookId: subscriptionId })), page, total);
+}
+
+export interface UpdateWebhookInput {
+  url?: string | null;
+  active?: boolean | null;
+}
+
+/**
+ * PATCH `{ url?, active? }` (decisions §6.5): a new url obeys the creation rules. A new url or `active: true`
+ * starts the endpoint's record afresh (failingSince cleared), so that old failures cannot deactivate it again at
+ * once. Returns the subscription as it is afterwards.
+ */
+export async function updateWebhookSubscription(prisma: Prisma, accountId: number, id: number, input: UpdateWebhookInput): Promise<WebhookSubscriptionView> {
+  const problems: FieldProblem[] = [];
+  if (input.url !== undefined) {
+    const problem = webhookUrlProblem(input.url);
+    if (problem) problems.push({ field: 'url', message: problem });
+  }
+  if (input.active === null) problems.push({ field: 'active', message: 'active must be true or false' });
+  if (problems.length) throw new AppError('validation_failed', { fields: problems });
+  const fresh = (typeof input.url === 'string') || input.active === true;
+  const data = {
+    ...(typeof input.url === 'string' ? { url: input.url } : {}),
+    ...(typeof input.active === 'boolean' ? { active: input.active } : {}),
+    ...(fresh ? { failingSince: null } : {}),
+  };
+  if (Object.keys(data).length === 0) return getWebhookSubscriptionOrThrow(prisma, accountId, id);
+  const rows = await prisma.webhookSubscription.updateManyAndReturn({ where: { id, accountId, ...LIVE }, data, select: VIEW_SELECT });
+  const row = rows[0];
+  if (!row) throw notFound('webhook');
+  return view(row);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError, validationFailed, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
 import { idNumberWith, isPlainObject, parseInput } from '../../domain/validation.js';
 import { defineRoute, type Route } from '../route.js';
@@ -30,6 +31,31 @@ export const createWebhookBodySchema = z
 
 /** v1 names a body that is not an object `body` on this route (`(body)` elsewhere). */
 const parseCreateWebhookBody = (value: unknown) => parseInput(createWebhookBodySchema, value, 'body');
+
+export const updateWebhookBodySchema = z.object({
+  url: z.string().optional().describe('absolute https URL on port 443'),
+  active: z.boolean().optional().describe('true turns a deactivated subscription back on'),
+});
+
+const PATCHABLE = new Set(['url', 'active']);
+
+/** `{ url?, active? }`; any other field is 400 forbidden_field (decisions §6.5). The url's rules are the resolver's. */
+export function parseUpdateWebhookBody(value: unknown): { url?: string; active?: boolean } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  const body = value as Record<string, unknown>;
+  const forbidden = Object.keys(body).filter((key) => !PATCHABLE.has(key));
+  if (forbidden.length) throw new AppError('forbidden_field', { fields: forbidden });
+  const problems: FieldProblem[] = [];
+  if (body.url !== undefined && typeof body.url !== 'string') problems.push({ field: 'url', message: 'url must be an absolute https URL' });
+  if (body.active !== undefined && typeof body.active !== 'boolean') problems.push({ field: 'active', message: 'active must be true or false' });
+  if (problems.length) throw validationFailed(problems);
+  return {
+    ...(typeof body.url === 'string' ? { url: body.url } : {}),
+    ...(typeof body.active === 'boolean' ? { active: body.active } : {}),
+  };
+}
 
 export const webhookRoutes: Route[] = [
   defineRoute({
@@ -70,6 +96,20 @@ export const webhookRoutes: Route[] = [
     scope: null,
     operation: 'webhook-get',
     variables: ({ params }) => ({ id: params.id }),
+    success: { status: 200 },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    summary: "Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event",
+    tag: 'Webhooks',
+    auth: 'apiKey',
+    // The scope depends on the subscription's event: checked by the resolver.
+    scope: null,
+    body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
+    errors: ['forbidden_field', 'insufficient_scope'],
+    operation: 'webhook-update',
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
   }),
   defineRoute({

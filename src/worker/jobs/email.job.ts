@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../infra/db.js';
-import { confirmationRecipient, type EmailJob } from '../../domain/webhooks/events.service.js';
+import { confirmationRecipient, type EmailJob, type SubmissionEmailKind } from '../../domain/webhooks/events.service.js';
+import { sendDeactivationEmail } from './webhook-deactivated.email.js';
 import { createPhiCipher } from '../../infra/keyring.js';
 
 /**
@@ -75,7 +76,7 @@ const text = (paragraphs: string[], rows: [string, string][] = []): string =>
   [...paragraphs, ...(rows.length ? ['', ...rows.map(([k, v]) => `${k}: ${v}`)] : [])].join('\n') + '\n';
 
 export interface SubmissionEmailInput {
-  kind: EmailJob['kind'];
+  kind: SubmissionEmailKind;
   submissionId: number;
   formId: number;
   formName: string;
@@ -122,6 +123,10 @@ export function createEmailJobHandler(deps: EmailJobDeps): (job: EmailJob) => Pr
   const cipher = createPhiCipher(deps.config);
   const apiBaseUrl = `http://${deps.config.host}:${deps.config.port}/v1`;
   return async (job) => {
+    if (job.kind === 'webhook_deactivated') {
+      await sendDeactivationEmail(deps.prisma, (email) => deps.sender.send(email), job, apiBaseUrl);
+      return;
+    }
     const submission = await deps.prisma.submission.findUnique({
       where: { id: job.submissionId },
       select: {

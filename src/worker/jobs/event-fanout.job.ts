@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Database } from '../../infra/db.js';
 import { Prisma, type Submission } from '../../generated/prisma/client.js';
-import { confirmationRecipient, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { confirmationRecipient, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
@@ -51,12 +50,6 @@ function targetsSql({ accountId, formId, payload }: EventJob): Prisma.Sql {
     WHERE f."id" = ${formId} AND f."accountId" = ${accountId}`;
 }
 
-/** A uuid derived from the event and what the job is for: the same on a re-run, which pg-boss then skips. */
-function derivedJobId(eventId: string, purpose: string): string {
-  const hex = createHash('sha256').update(`${eventId}:${purpose}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
 function emailsOf(targets: Targets, phi: PhiCipher): EmailJob[] {
   const { submissionId } = targets;
   if (submissionId === null) return [];
@@ -81,8 +74,8 @@ export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise
     if (targets.hasWebhookUrl) subscriptionIds.push(null);
     const deliveries = subscriptionIds.length
       ? await tx.sql<{ id: number }>(Prisma.sql`
-          INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventType", "payload", "nextAttemptAt", "updatedAt")
-          SELECT ${job.accountId}, target."subscriptionId", ${job.formId}, target."messageId", ${payload.type}, ${JSON.stringify(payload)}::jsonb, now(), now()
+          INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload", "nextAttemptAt", "updatedAt")
+          SELECT ${job.accountId}, target."subscriptionId", ${job.formId}, target."messageId", ${payload.id}, ${payload.type}, ${JSON.stringify(payload)}::jsonb, now(), now()
           FROM unnest(${subscriptionIds}::integer[], ${subscriptionIds.map((id) => messageIdFor(payload.id, id))}::text[]) AS target("subscriptionId", "messageId")
           ON CONFLICT ("messageId") DO NOTHING
           RETURNING "id"`)

@@ -5,8 +5,8 @@ import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 
 /**
  * The outbox relay: hands recorded events (OutboxEvent rows, written with the change that caused them) to the job
- * queue as `event.fanout` jobs, a batch per transaction, taking them off the outbox in the same transaction, so
- * each becomes exactly one job. Relays on several workers share the outbox: a row is locked by one of them
+ * queue as `event.fanout` jobs, a batch per transaction, marking them relayed in the same transaction, so
+ * each becomes exactly one job. The rows stay as the event history (30 days, then the retention job). Relays on several workers share the outbox: a row is locked by one of them
  * (SKIP LOCKED). Retries and dead letters are then the job queue's, so a failing event never blocks the others.
  *
  * Why not a job straight from the request: the outbox row is a plain insert that ingest writes in its one
@@ -19,8 +19,8 @@ const RELAY_BATCH = 500;
 export async function relayEvents(db: Database, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {
   return db.transaction(async (tx) => {
     const events = await tx.sql<EventJob>(Prisma.sql`
-      DELETE FROM "OutboxEvent"
-      WHERE "id" IN (SELECT "id" FROM "OutboxEvent" ORDER BY "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      UPDATE "OutboxEvent" SET "relayedAt" = now()
+      WHERE "id" IN (SELECT "id" FROM "OutboxEvent" WHERE "relayedAt" IS NULL ORDER BY "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING "accountId", "formId", "payload"`);
     await queue.enqueueInTransaction<EventJob>(tx, QUEUE.eventFanout, events.map((data) => ({ data })));
     return events.length;

@@ -1,16 +1,18 @@
 import { Webhook } from 'standardwebhooks';
 import type { Prisma } from '../../infra/db.js';
 import type { Prisma as PrismaNs } from '../../generated/prisma/client.js';
-import type { WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
-import type { OutboundFetcher } from '../../infra/outbound-fetch.js';
+import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
+import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
 
 /**
  * Sends one WebhookDelivery (decisions §4 "webhook delivery", §5 "retries"): POST of the stored
  * `{ id, type, createdAt, data }`, signed per Standard Webhooks with the subscription's secret (or, for
  * a form's `webhookUrl`, the account's signing secret); 10 s timeout; the outbound-fetch rules apply.
- * 2xx: succeeded. 410: the subscription is deactivated, no retry. Anything else: retried on the
- * schedule below with the same `webhook-id`, then failed after the last try.
+ * 2xx: succeeded. 410: the subscription is deactivated, no retry. `blocked_address`: failed, no retry.
+ * Anything else: retried on the schedule below with the same `webhook-id`, then failed after the last try.
+ * Every try is appended to the delivery's attemptLog; 3 days of only failures deactivate the subscription.
  */
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -40,6 +42,8 @@ export interface WebhookDeliveryDeps {
   fetcher: OutboundFetcher;
   retryPolicy?: RetryPolicy;
   timeoutMs?: number;
+  /** The time of an attempt; tests move it to simulate days of failures. */
+  clock?: () => Date;
 }
 
 export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'deactivated' | 'skipped';
@@ -54,9 +58,23 @@ interface Target {
   secret: string;
 }
 
+/** One line of a delivery's `attemptLog` (decisions §6.5). */
+export interface AttemptLogEntry {
+  at: string;
+  statusCode: number | null;
+  error: OutboundFailureReason | null;
+  durationMs: number;
+}
+
+/** A long-failing endpoint: this long with only failures deactivates its subscription (decisions §6.5). */
+export const FAILING_ENDPOINT_MS = 3 * 24 * 60 * 60 * 1000;
+
+const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
+
 export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJobData): Promise<DeliveryOutcome> {
   const { prisma } = deps;
   const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  const clock = deps.clock ?? (() => new Date());
   const expectedAttempts = job.attempt ?? 0;
   const delivery = await prisma.webhookDelivery.findUnique({
     where: { id: job.deliveryId },
@@ -69,27 +87,28 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   if (!delivery || delivery.status !== 'pending' || delivery.attempts !== expectedAttempts) return 'skipped';
 
   let target: Target | null = null;
-  let unavailable: string | null = null;
   if (delivery.subscriptionId !== null) {
     const sub = delivery.subscription;
-    if (!sub || !sub.active || sub.deletedAt) unavailable = 'subscription_inactive';
-    else target = { url: sub.url, secret: sub.secret };
+    // A ping reaches an inactive subscription too: the way to test an endpoint before turning it back on.
+    const reachable = sub && !sub.deletedAt && (sub.active || delivery.eventType === PING_EVENT_TYPE);
+    if (reachable) target = { url: sub.url, secret: sub.secret };
   } else {
     // The form's webhookUrl is read now, never copied into the delivery (it is a secret of the form).
     const form = delivery.formId === null ? null : await prisma.form.findUnique({ where: { id: delivery.formId }, select: { webhookUrl: true } });
-    if (!form?.webhookUrl) unavailable = 'webhook_url_removed';
-    else target = { url: form.webhookUrl, secret: delivery.account.webhookSigningSecret };
+    if (form?.webhookUrl) target = { url: form.webhookUrl, secret: delivery.account.webhookSigningSecret };
   }
   if (!target) {
+    // Nothing was attempted (the subscription was deactivated or deleted, the form's URL removed): no
+    // outbound-fetch reason applies, so lastError stays null (decisions §6.5 "delivery object").
     await prisma.webhookDelivery.updateMany({
       where: { id: delivery.id, attempts: expectedAttempts, status: 'pending' },
-      data: { status: 'failed', lastError: unavailable, nextAttemptAt: null },
+      data: { status: 'failed', nextAttemptAt: null },
     });
     return 'failed';
   }
 
   const body = JSON.stringify(delivery.payload);
-  const timestamp = new Date();
+  const timestamp = clock();
   const signature = new Webhook(target.secret).sign(delivery.messageId, timestamp, body);
   const result = await deps.fetcher.fetch(target.url, {
     method: 'POST',
@@ -105,40 +124,82 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   });
 
   const attempts = expectedAttempts + 1;
-  const common = { attempts, lastStatusCode: result.status, lastLatencyMs: result.latencyMs };
+  const entry: AttemptLogEntry = { at: timestamp.toISOString(), statusCode: result.status, error: result.ok ? null : result.reason, durationMs: result.latencyMs };
+  const common = {
+    attempts,
+    lastAttemptAt: timestamp,
+    lastStatusCode: result.status,
+    lastLatencyMs: result.latencyMs,
+    attemptLog: [...logOf(delivery.attemptLog), entry] as unknown as PrismaNs.InputJsonValue,
+  };
+  // The guard makes each attempt's record happen once: the log is rewritten whole under it.
   const guard = { id: delivery.id, attempts: expectedAttempts, status: 'pending' as const };
+  const subscriptionId = delivery.subscriptionId;
 
   if (result.ok) {
     await prisma.webhookDelivery.updateMany({
       where: guard,
-      data: { ...common, status: 'succeeded', deliveredAt: new Date(), nextAttemptAt: null, lastError: null },
+      data: { ...common, status: 'succeeded', deliveredAt: timestamp, nextAttemptAt: null, lastError: null },
     });
+    if (subscriptionId !== null) {
+      await prisma.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: { not: null } }, data: { failingSince: null } });
+    }
     return 'succeeded';
   }
-  if (result.status === 410) {
-    await prisma.$transaction(async (tx) => {
-      await tx.webhookDelivery.updateMany({ where: guard, data: { ...common, status: 'failed', nextAttemptAt: null, lastError: 'http_410' } });
-      if (delivery.subscriptionId !== null) {
-        await tx.webhookSubscription.update({ where: { id: delivery.subscriptionId }, data: { active: false } });
-      }
-    });
-    return delivery.subscriptionId !== null ? 'deactivated' : 'failed';
-  }
-  if (attempts >= policy.maxAttempts) {
-    await prisma.webhookDelivery.updateMany({ where: guard, data: { ...common, status: 'failed', nextAttemptAt: null, lastError: result.reason } });
-    return 'failed';
-  }
-  const nextAttemptAt = new Date(Date.now() + policy.delayMs(attempts));
-  // The attempt and the next try commit together: a crash cannot lose the retry or record it twice.
+  // 410: the receiver asked us to stop. blocked_address: the host resolves where we never connect, and retrying
+  // cannot change that within a retry schedule (decisions §6.5): both end the delivery at once.
+  const permanent = result.status === 410 || result.reason === 'blocked_address';
+  const last = permanent || attempts - delivery.roundStart >= policy.maxAttempts;
+  const nextAttemptAt = last ? null : new Date(timestamp.getTime() + policy.delayMs(attempts - delivery.roundStart));
+  let deactivated = false;
+  // The attempt, the next try and the endpoint's failing state commit together: a crash cannot lose the retry or
+  // record it twice.
   await prisma.$transaction(async (tx: PrismaNs.TransactionClient) => {
-    const { count } = await tx.webhookDelivery.updateMany({ where: guard, data: { ...common, nextAttemptAt, lastError: result.reason } });
-    if (count === 1) {
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: guard,
+      data: { ...common, lastError: result.reason, nextAttemptAt, ...(last ? { status: 'failed' as const } : {}) },
+    });
+    if (count !== 1) return;
+    if (nextAttemptAt) {
       await deps.queue.enqueueInTransaction<DeliveryJobData>(transactionDb(tx), QUEUE.webhookDelivery, [
         { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt },
       ]);
     }
+    if (subscriptionId !== null) deactivated = await recordEndpointFailure(deps, tx, subscriptionId, timestamp, result.status === 410);
   });
-  return 'retrying';
+  if (deactivated) return 'deactivated';
+  return last ? 'failed' : 'retrying';
+}
+
+/**
+ * A failed attempt against a subscription: starts its failing period (kept until a success or a reactivation),
+ * and deactivates it on 410, or once it has failed without a single success for FAILING_ENDPOINT_MS. The account
+ * owner hears of a deactivation for failures by email (once per failing period: the job id is derived from it).
+ */
+async function recordEndpointFailure(
+  deps: WebhookDeliveryDeps,
+  tx: PrismaNs.TransactionClient,
+  subscriptionId: number,
+  at: Date,
+  gone: boolean,
+): Promise<boolean> {
+  await tx.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: null }, data: { failingSince: at } });
+  if (gone) {
+    await tx.webhookSubscription.updateMany({ where: { id: subscriptionId }, data: { active: false } });
+    return true;
+  }
+  const cutoff = new Date(at.getTime() - FAILING_ENDPOINT_MS);
+  const failing = await tx.webhookSubscription.findFirst({
+    where: { id: subscriptionId, active: true, deletedAt: null, failingSince: { lte: cutoff } },
+    select: { failingSince: true },
+  });
+  if (!failing?.failingSince) return false;
+  await tx.webhookSubscription.updateMany({ where: { id: subscriptionId }, data: { active: false } });
+  const since = failing.failingSince.toISOString();
+  await deps.queue.enqueueInTransaction<EmailJob>(transactionDb(tx), QUEUE.emailSend, [
+    { data: { kind: 'webhook_deactivated', subscriptionId, failingSince: since }, id: derivedJobId(`webhook-${subscriptionId}`, since) },
+  ]);
+  return true;
 }
 
 export function createWebhookDeliveryHandler(deps: WebhookDeliveryDeps): (data: DeliveryJobData) => Promise<void> {

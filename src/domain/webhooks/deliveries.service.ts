@@ -1,0 +1,134 @@
+import type { Database } from '../../infra/db.js';
+import { Prisma, type DeliveryStatus } from '../../generated/prisma/client.js';
+import { AppError, notFound } from '../../errors.js';
+import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+
+/**
+ * The delivery log of one subscription (decisions §6.5): reads, shared by REST and GraphQL. Deliveries to a
+ * form's `webhookUrl` have no subscription and are reached through their event instead (`deliveriesOfEvents`).
+ * Never the target URL; the payload only in the detail.
+ */
+
+export interface DeliveryView {
+  id: number;
+  webhookId: number | null;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  /** Beyond the contract's object, for GraphQL dashboards. */
+  formId: number | null;
+  messageId: string;
+  lastLatencyMs: number | null;
+  deliveredAt: Date | null;
+}
+
+export interface AttemptView {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface DeliveryDetailView extends DeliveryView {
+  /** The exact JSON body sent. */
+  payload: unknown;
+  attemptLog: AttemptView[];
+}
+
+/** The columns of a DeliveryView, from a WebhookDelivery aliased `d`. */
+export const DELIVERY_COLUMNS = Prisma.sql`d."id", d."subscriptionId" AS "webhookId", d."eventId", d."eventType", d."status", d."attempts",
+  d."lastAttemptAt", d."lastStatusCode", d."lastError", d."nextAttemptAt", d."createdAt", d."formId", d."messageId", d."lastLatencyMs", d."deliveredAt"`;
+
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+
+/** Live subscriptions of the account only: a deleted one, like another account's, reads as absent. */
+export const ownedSubscription = (accountId: number, webhookId: number): Prisma.Sql =>
+  Prisma.sql`SELECT "id", "event" FROM "WebhookSubscription" WHERE "id" = ${webhookId} AND "accountId" = ${accountId} AND "deletedAt" IS NULL`;
+
+type ListRow = Omit<DeliveryView, 'id'> & { id: number | null; total: number };
+
+/**
+ * A subscription's deliveries, newest first, in ONE statement: the subscription (scoped to the account), the
+ * filtered count and the page read along the (subscriptionId[, status], createdAt desc, id desc) index.
+ */
+export async function listSubscriptionDeliveries(
+  db: Database,
+  accountId: number,
+  webhookId: number,
+  page: PageRequest,
+  status?: DeliveryStatus | null,
+): Promise<Page<DeliveryView>> {
+  const { skip, take } = skipTake(page);
+  const statusFilter = status ? Prisma.sql`AND "status" = ${status}::"DeliveryStatus"` : Prisma.empty;
+  const rows = await db.sql<ListRow>(Prisma.sql`
+    SELECT ${DELIVERY_COLUMNS},
+           (SELECT count(*)::int FROM "WebhookDelivery" WHERE "subscriptionId" = w."id" ${statusFilter}) AS "total"
+    FROM (${ownedSubscription(accountId, webhookId)}) w
+    LEFT JOIN LATERAL (
+      SELECT * FROM "WebhookDelivery" WHERE "subscriptionId" = w."id" ${statusFilter}
+      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
+    ) d ON true`);
+  const first = rows[0];
+  if (!first) throw notFound('webhook');
+  const data = rows.filter((row): row is ListRow & { id: number } => row.id !== null).map(({ total: _total, ...view }) => view);
+  return toPage(data, page, first.total);
+}
+
+type DetailRow = Omit<DeliveryDetailView, 'id'> & { id: number | null; event: string };
+
+/** The subscription's event (for the caller's scope check) and the delivery, in ONE statement. */
+export async function getSubscriptionDelivery(
+  db: Database,
+  accountId: number,
+  webhookId: number,
+  deliveryId: number,
+): Promise<{ event: string; delivery: DeliveryDetailView }> {
+  const [row] = await db.sql<DetailRow>(Prisma.sql`
+    SELECT w."event", ${DELIVERY_COLUMNS}, d."payload", d."attemptLog"
+    FROM (${ownedSubscription(accountId, webhookId)}) w
+    LEFT JOIN "WebhookDelivery" d ON d."id" = ${deliveryId} AND d."subscriptionId" = w."id"`);
+  if (!row) throw notFound('webhook');
+  if (row.id === null) throw notFound('delivery');
+  const { event, ...delivery } = row;
+  return { event, delivery: { ...delivery, id: row.id } };
+}
+
+/** The longest replay window (decisions §6.5): what retention keeps. */
+export const MAX_REPLAY_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface ReplayWindow {
+  createdFrom: Date;
+  createdBefore: Date;
+  /** Only failed deliveries. */
+  onlyFailed: boolean;
+}
+
+/**
+ * A date filter the database can compare: years 1 … 9999 (JavaScript dates reach far beyond what PostgreSQL
+ * timestamps hold, and such a value would fail in the database instead of answering 400).
+ */
+export function assertFilterDate(field: string, date: Date | null | undefined): void {
+  if (date === null || date === undefined) return;
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 1 || year > 9999) {
+    throw new AppError('validation_failed', { fields: [{ field, message: 'must be an ISO 8601 date-time between years 1 and 9999' }] });
+  }
+}
+
+/** [createdFrom, createdBefore), at most 30 days, not inverted: else 400 validation_failed. */
+export function assertReplayWindow(window: ReplayWindow): void {
+  assertFilterDate('createdFrom', window.createdFrom);
+  assertFilterDate('createdBefore', window.createdBefore);
+  const span = window.createdBefore.getTime() - window.createdFrom.getTime();
+  if (span <= 0) throw new AppError('validation_failed', { fields: [{ field: 'createdBefore', message: 'must be after createdFrom' }] });
+  if (span > MAX_REPLAY_DAYS * DAY_MS) {
+    throw new AppError('validation_failed', { fields: [{ field: 'createdBefore', message: `the window may span at most ${MAX_REPLAY_DAYS} days` }] });
+  }
+}
