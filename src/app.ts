@@ -7,7 +7,7 @@ import { AppError } from './errors.js';
 import { Prisma } from './generated/prisma/client.js';
 import { createFieldRateLimiter } from './schema/field-rate-limit.js';
 import { RedisRateLimitStore } from './infra/rate-limit.js';
-import { errorResponse, jsonResponse, createRestFacade } from './rest/facade.js';
+import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
 import { referenceResponse } from './rest/reference-page.js';
@@ -15,6 +15,8 @@ import { routes } from './rest/routes.js';
 import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
+import { createGraphQLErrorLog } from './schema/use-error-log.js';
+import { useRequestLimits } from './schema/use-request-limits.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -55,11 +57,14 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     redis: deps.rateLimits instanceof RedisRateLimitStore ? deps.rateLimits.client : null,
   });
 
+  const errorLog = createGraphQLErrorLog((context, error) =>
+    log({ level: 'error', requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) }),
+  );
   const yoga = createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     logging: false,
-    maskedErrors: true,
+    maskedErrors: { maskError: errorLog.maskError },
     // The self-contained GraphiQL bundle is ~30 MB of heap once loaded: only a browser opening /graphql pays for it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     // A placeholder, never a real key: the page is served without auth, so whatever it embeds is public.
@@ -72,7 +77,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
     // Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
-    plugins: [useGraphQlJit(), useResponseHeaders()],
+    plugins: [useRequestLimits(), useGraphQlJit(), useResponseHeaders(), errorLog.plugin],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
@@ -91,12 +96,12 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       context.log.route = `${request.method} /graphql`;
       return yoga.fetch(request, { requestContext: context });
     }
-    if (pathname === '/v1/openapi.json' && request.method === 'GET') {
-      context.log.route = 'GET /v1/openapi.json';
+    if (pathname === '/v1/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) {
+      context.log.route = `${request.method} /v1/openapi.json`;
       return new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     }
-    if ((pathname === '/docs' || pathname.startsWith('/docs/')) && request.method === 'GET') {
-      context.log.route = `GET ${pathname}`;
+    if ((pathname === '/docs' || pathname.startsWith('/docs/')) && (request.method === 'GET' || request.method === 'HEAD')) {
+      context.log.route = `${request.method} ${pathname}`;
       const page = await referenceResponse(pathname);
       if (page) return page;
     }
@@ -116,6 +121,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
         log({ level: 'error', requestId: context.requestId, route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
       }
+      if (request.method === 'HEAD') response = await withoutBody(response);
       response.headers.set('X-Request-Id', context.requestId);
       if (deps.config.logRequests) {
         log({

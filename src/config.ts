@@ -22,6 +22,8 @@ export interface Config {
   outboundTestResolve: string | null;
   outboundTestCa: string | null;
   logRequests: boolean;
+  /** Submissions an erasure job examines per transaction (each batch commits with its progress). */
+  erasureBatchSize: number;
   /** SIGTERM: how long /readyz answers 503 while new connections are still served, before the listener closes. */
   shutdownDelayMs: number;
   /** The bound on finishing in-flight requests and jobs once the listener closed; what is left is then cut. */
@@ -38,6 +40,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
   if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^[1-9][0-9]{0,5}$/.test(raw)) throw new ConfigError(`${name} must be a whole number from 1 to 999999, got "${raw}"`);
+  return value;
 }
 
 function milliseconds(env: Env, name: string, fallback: number): number {
@@ -104,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTestResolve,
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
+    erasureBatchSize: positiveInt(env, 'ERASURE_BATCH_SIZE', 500),
     shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };

@@ -8,8 +8,8 @@ import type { KeyHasher } from './infra/secrets.js';
 import type { LimitField } from './schema/field-rate-limit.js';
 import type { OutboundFetcher } from './infra/outbound-fetch.js';
 import type { PhiCipher } from './infra/phi-crypto.js';
-import { createLoaders, type Loaders } from './schema/loaders.js';
 import type { JobQueue } from './infra/jobs.js';
+import { createLoaders, type Loaders } from './schema/loaders.js';
 
 /** Process-wide collaborators, built once at start (src/main.ts) or per test. */
 export interface AppDeps {
@@ -20,7 +20,7 @@ export interface AppDeps {
   rateLimits: RateLimitStore;
   /** The one way out to customers' URLs (SSRF rules). */
   fetcher: OutboundFetcher;
-  /** Requests queue jobs only for webhook redelivery, replay and ping (inside their transaction). */
+  /** Requests queue jobs only inside their transaction: an erasure request, webhook redelivery, replay and ping. */
   queue: JobQueue;
 }
 

@@ -93,12 +93,13 @@ export class AppError extends GraphQLError {
   readonly context: ErrorContext;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, context: ErrorContext = {}, options: { message?: string; headers?: Record<string, string> } = {}) {
+  /** `requestLevel`: raised before any operation runs (a refused document or variables), so it sets the /graphql status. */
+  constructor(code: ErrorCode, context: ErrorContext = {}, options: { message?: string; headers?: Record<string, string>; requestLevel?: true } = {}) {
     const status = ERROR_STATUS[code];
     const headers = options.headers ?? {};
     // Only request-level failures set the /graphql HTTP status (decisions §5); a field's 403 or 404 leaves the
     // response 200 with partial data, as GraphQL clients expect.
-    const http = REQUEST_LEVEL_STATUSES.has(status) ? { http: { status, headers } } : {};
+    const http = REQUEST_LEVEL_STATUSES.has(status) || options.requestLevel ? { http: { status, headers } } : {};
     super(options.message ?? DEFAULT_MESSAGE[code], { extensions: { code, ...context, ...http } });
     this.name = 'AppError';
     this.code = code;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validationFailed } from '../errors.js';
+import { AppError, validationFailed } from '../errors.js';
 import { targetUrlProblem } from '../infra/outbound-fetch.js';
 
 /**
@@ -53,3 +53,43 @@ export const httpsUrl = z
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * How deep a JSON input may nest (objects and arrays, the outermost value counting as 1). Parsing is iterative,
+ * but JSON.stringify, zod and graphql-js walk values recursively: a 51 KB body can nest 25,000 levels and
+ * overflow the stack (a 500). Nothing legitimate comes close; decisions §4 field elements nest 3 levels.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** PostgreSQL stores no NUL character in text or jsonb: refused as input instead of failing at the write. */
+const NUL = '\u0000';
+
+/**
+ * The first problem of a JSON input as [top-level key ('' for the value itself), message], or null: nesting
+ * deeper than `cap`, or a NUL character in a key or string. Iterative, so the check itself cannot overflow.
+ */
+export function findJsonProblem(value: unknown, cap = MAX_JSON_DEPTH): [string, string] | null {
+  const stack: { value: unknown; depth: number; field: string }[] = [{ value, depth: 1, field: '' }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (typeof item.value === 'string') {
+      if (item.value.includes(NUL)) return [item.field, 'must not contain NUL characters'];
+      continue;
+    }
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth > cap) return [item.field, `must not nest more than ${MAX_JSON_DEPTH} levels deep`];
+    for (const [key, child] of Object.entries(item.value)) {
+      const field = item.depth === 1 && !Array.isArray(item.value) ? key : item.field;
+      if (key.includes(NUL)) return [field, 'must not contain NUL characters'];
+      stack.push({ value: child, depth: item.depth + 1, field });
+    }
+  }
+  return null;
+}
+
+/** 400 `validation_failed` naming the top-level field (a body key, a GraphQL variable) that breaks the JSON input rules. */
+export function assertJsonInput(value: unknown, options: { requestLevel?: true } = {}): void {
+  if (typeof value !== 'object' || value === null) return;
+  const problem = findJsonProblem(value);
+  if (problem === null) return;
+  throw new AppError('validation_failed', { fields: [{ field: problem[0] || '(body)', message: problem[1] }] }, options);
+}

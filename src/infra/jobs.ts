@@ -16,6 +16,7 @@ export const QUEUE = {
   webhookDelivery: 'webhook.deliver',
   emailSend: 'email.send',
   verificationLapse: 'verification.lapse',
+  erasureRun: 'erasure.run',
   retention: 'events.retention',
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
@@ -33,6 +34,9 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   [QUEUE.webhookDelivery]: { retryLimit: 6, retryDelay: 15, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 60 },
   [QUEUE.emailSend]: { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 3 * 3600, expireInSeconds: 120 },
   [QUEUE.verificationLapse]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
+  // A long run (every submission of an account) keeps its claim by heartbeat: a worker that dies is noticed
+  // within ~heartbeat + supervision, and the retry resumes from the request's committed cursor.
+  [QUEUE.erasureRun]: { retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 6 * 3600, heartbeatSeconds: 10 },
   [QUEUE.retention]: { retryLimit: 2, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
 };
 

@@ -39,11 +39,27 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     });
 }
 
+/**
+ * A migration edited after it was applied would leave this database different from one migrated afresh, silently
+ * (Prisma Migrate refuses the same way): start-up stops and names the migration.
+ */
+function assertUnchanged(migrations: Migration[], applied: { migration_name: string; checksum: string }[]): void {
+  const files = new Map(migrations.map((migration) => [migration.name, migration.checksum]));
+  const changed = applied.filter((row) => files.has(row.migration_name) && files.get(row.migration_name) !== row.checksum).map((row) => row.migration_name);
+  if (changed.length) {
+    throw new Error(
+      `The migration${changed.length > 1 ? 's' : ''} ${changed.join(', ')} changed after being applied (its migration.sql no longer matches the ` +
+        'checksum recorded in _prisma_migrations). Restore the applied file and put the change in a new migration (npm run db:new-migration).',
+    );
+  }
+}
+
 async function applyPending(session: SqlSession, migrations: Migration[]): Promise<string[]> {
   await session.exec(HISTORY_TABLE);
-  const rows = await session.query<{ migration_name: string }>(
-    'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  const rows = await session.query<{ migration_name: string; checksum: string }>(
+    'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
   );
+  assertUnchanged(migrations, rows);
   const done = new Set(rows.map((row) => row.migration_name));
   const applied: string[] = [];
   for (const migration of migrations) {

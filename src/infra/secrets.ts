@@ -61,6 +61,16 @@ export class KeyHasher {
   }
 }
 
+/**
+ * The keyed hash an erasure request keeps instead of the address (decisions §6.3): HMAC-SHA256 under a key
+ * derived from SECRET_KEY of the trimmed, lower-cased value, so the job can recognise the address in formData
+ * without it being stored, and a leaked table cannot be checked against guessed addresses offline.
+ */
+export function createEmailHasher(secretKey: Buffer): (value: string) => string {
+  const key = deriveKey(secretKey, 'erasure-email');
+  return (value) => createHmac('sha256', key).update(value.trim().toLowerCase()).digest('hex');
+}
+
 const random43 = (): string => randomBytes(32).toString('base64url');
 
 export const generateApiKey = (): string => API_KEY_PREFIX + random43();

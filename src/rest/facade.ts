@@ -5,23 +5,24 @@ import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { admit } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
-import { parseInput } from '../domain/validation.js';
+import { assertJsonInput, parseIdText, parseInput } from '../domain/validation.js';
 import { runOperation, type OperationStore } from './operations.js';
+import { v1Presenters } from './present.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
-import type { BodyValidator, ParsedInput, Route } from './route.js';
-import { parseIdText } from '../domain/validation.js';
+import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
+import { streamedResponse } from './streamed-body.js';
 
 /** A request body larger than this is refused before parsing; formData's own cap is far below it. */
 const MAX_BODY_BYTES = 1_048_576;
 
 interface CompiledRoute {
-  route: Route;
+  route: TableRoute;
   pattern: RegExp;
   /** The path's `{name}` placeholders, in order. */
   names: (keyof ParsedInput['params'])[];
 }
 
-function compile(route: Route): CompiledRoute {
+function compile(route: TableRoute): CompiledRoute {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as keyof ParsedInput['params']);
   const source = route.path
     .split(/\{\w+\}/)
@@ -31,8 +32,10 @@ function compile(route: Route): CompiledRoute {
 }
 
 /**
- * Path ids: canonical integers (400 `invalid_id` otherwise), except an event's public id (`evt_…`), which is
- * looked up as it is (anything else is simply not found).
+ * Path ids, the one place they are read: percent-decoded, then canonical integers (parseIdText; 400 `invalid_id`
+ * otherwise), except an event's public id (`evt_…`), which is looked up as it is (anything else is simply not
+ * found). A malformed encoding (`%`, `%zz`, `%C0%AF`) makes decodeURIComponent throw: just another malformed id
+ * (400 `invalid_id`) on every route, never a 500.
  */
 function parseParams(compiled: CompiledRoute, path: string): ParsedInput['params'] {
   const values = compiled.pattern.exec(path)?.slice(1) ?? [];
@@ -64,6 +67,17 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
+/**
+ * RFC 9110 §9.3.2: HEAD answers exactly as GET would (status, headers, the Content-Length of the body GET would
+ * send) with no body.
+ */
+export async function withoutBody(response: Response): Promise<Response> {
+  const body = await response.arrayBuffer();
+  const headers = new Headers(response.headers);
+  if (body.byteLength && !headers.has('content-length')) headers.set('content-length', String(body.byteLength));
+  return new Response(null, { status: response.status, headers });
+}
+
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
   return jsonResponse(error.status, error.toBody(), { ...headers, ...error.headers });
 }
@@ -72,14 +86,18 @@ async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_BODY_BYTES) throw new AppError('payload_too_large', { cap: MAX_BODY_BYTES, used: bytes });
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError('invalid_json');
   }
+  // Checked once here, where every body is parsed: no consumer walks an unbounded depth or stores a NUL.
+  assertJsonInput(body);
+  return body;
 }
 
-function parseQuery(route: Route, url: URL): Record<string, unknown> {
+function parseQuery(route: TableRoute, url: URL): Record<string, unknown> {
   const raw = Object.fromEntries(url.searchParams);
   const page = route.paginated ? parsePaginationQuery(raw.page, raw.limit) : {};
   const { page: _page, limit: _limit, ...rest } = raw;
@@ -87,33 +105,48 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
   return { ...page, ...extra };
 }
 
+/** A streamed body that failed after its first byte: the name only, never row data. */
+function logStreamFailure(context: RequestContext, error: unknown): void {
+  const name = error instanceof Error ? error.name : typeof error;
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', requestId: context.requestId, route: context.log.route, msg: 'stream failed', error: { name } })}\n`);
+}
+
 function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {
   return validator instanceof z.ZodType ? parseInput(validator, value) : validator.parse(value);
 }
 
 export interface RestFacade {
-  routes: Route[];
+  routes: TableRoute[];
   /** Each route's body, read from its operation's selection: what it answers and what OpenAPI documents. */
   shapes: Map<Route, ResponseShape>;
   handle(request: Request, context: RequestContext): Promise<Response>;
 }
 
-/** Each route's response shape, compiled from its pinned operation against the schema (fails start on a mismatch). */
-export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): Map<Route, ResponseShape> {
-  return new Map(
-    routes.map((route) => {
-      const operation = operations.get(route.operation);
-      if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-      return [route, compileResponseShape(schema, operation.document, route.shape)];
-    }),
-  );
+/**
+ * Each operation row's response shape, compiled from its pinned operation against the schema (fails start on a
+ * mismatch). A streamed row has none; the operations its NDJSON lines are the bodies of must exist.
+ */
+export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): Map<Route, ResponseShape> {
+  const shapes = new Map<Route, ResponseShape>();
+  for (const route of routes) {
+    if (isStreamRoute(route)) {
+      for (const media of Object.values(route.success.media)) {
+        if ('linesOf' in media && !operations.has(media.linesOf)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${media.linesOf}`);
+      }
+      continue;
+    }
+    const operation = operations.get(route.operation);
+    if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+    shapes.set(route, compileResponseShape(schema, operation.document, route.shape));
+  }
+  return shapes;
 }
 
 /**
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: Route[]): RestFacade {
+export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): RestFacade {
   const compiled = routes.map(compile);
   const shapes = compileShapes(schema, operations, routes);
 
@@ -122,13 +155,15 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     const path = url.pathname.replace(/^\/v1/, '') || '/';
     const matching = compiled.filter(({ pattern }) => pattern.test(path));
     if (!matching.length) return errorResponse(new AppError('not_found'));
-    const found = matching.find(({ route }) => route.method === request.method);
+    // HEAD is GET without the body (stripped by the app for every answer): same gate, budget and headers.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const found = matching.find(({ route }) => route.method === method);
     if (!found) {
-      const allow = [...new Set(matching.map(({ route }) => route.method))].join(', ');
+      const allow = [...new Set(matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
     const { route } = found;
-    context.log.route = `${route.method} /v1${route.path}`;
+    context.log.route = `${request.method} /v1${route.path}`;
 
     try {
       await admit(route, request.headers, context);
@@ -139,6 +174,11 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
         body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
         headers: request.headers,
       };
+      // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
+      if (isStreamRoute(route)) {
+        const streamed = await route.stream(input, context, { present: v1Presenters(schema, context) });
+        return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure));
+      }
       const data = await runOperation(operations, route.operation, context, route.variables(input));
       const shape = shapes.get(route);
       const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;

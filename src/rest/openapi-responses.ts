@@ -1,13 +1,13 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import type { JsonSchema } from './response-shape.js';
-import type { Route } from './route.js';
+import type { TableRoute } from './route.js';
 
 /**
  * The error answers of one route, derived from what the row declares (its credentials, plan gate, scope, path id,
  * pagination, query, body) plus the codes its own rules answer (`errors`), so the document lists every status and
  * code the route can return and nothing it cannot. test/rest/openapi-truth.test.ts holds it to real answers.
  */
-export function errorCodesFor(route: Route): ErrorCode[] {
+export function errorCodesFor(route: TableRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   if (route.auth === 'apiKey') {
     codes.add('invalid_api_key');
@@ -17,9 +17,9 @@ export function errorCodesFor(route: Route): ErrorCode[] {
     codes.add('missing_site_key').add('site_not_found');
   }
   codes.add('rate_limited');
-  // Numeric path ids are canonical or 400; an event's public id ({eventId}) is looked up as it is.
-  if (/\{(id|deliveryId)\}/.test(route.path)) codes.add('invalid_id');
-  if (/\{\w+\}/.test(route.path)) codes.add('not_found');
+  // Numeric path ids are canonical or 400; an event's public id ({eventId}) is looked up as it is, but a malformed
+  // percent-encoding is 400 invalid_id in any placeholder (facade.ts parseParams).
+  if (/\{\w+\}/.test(route.path)) codes.add('invalid_id').add('not_found');
   if (route.paginated) codes.add('invalid_pagination');
   if (route.query) codes.add('validation_failed');
   // Any body can be malformed, break its schema, or exceed the 1 MiB read cap.
@@ -43,7 +43,7 @@ export function rateLimitHeaders(status: number): Record<string, JsonSchema> {
 }
 
 /** `responses` entries for a route's errors: one per status, its `code` narrowed to the codes that status carries. */
-export function errorResponses(route: Route): Record<string, JsonSchema> {
+export function errorResponses(route: TableRoute): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesFor(route)) {
     const status = ERROR_STATUS[code];

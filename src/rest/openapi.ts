@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
 import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import type { ResponseShape, JsonSchema } from './response-shape.js';
-import type { Route } from './route.js';
+import { isStreamRoute, type Route, type TableRoute } from './route.js';
 
 const toJsonSchema = (schema: z.ZodType): JsonSchema => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -18,7 +19,7 @@ const errorSchema: JsonSchema = {
   additionalProperties: {},
 };
 
-function parameters(route: Route): JsonSchema[] {
+function parameters(route: TableRoute): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
     const schema = name === 'eventId' ? { type: 'string', description: 'evt_…' } : { type: 'integer', minimum: 1, maximum: 2147483647 };
@@ -36,27 +37,57 @@ function parameters(route: Route): JsonSchema[] {
 }
 
 /**
+ * The success response: an operation row's body from its shape; a streamed row's media types, each either text
+ * described by its zod schema (CSV) or lines each the body of the operation row named (NDJSON of GET's bodies).
+ */
+function successResponse(route: TableRoute, shapes: Map<Route, ResponseShape>): JsonSchema {
+  if (!isStreamRoute(route)) {
+    const body = shapes.get(route)?.schema;
+    return body ? { description: 'Success', content: { 'application/json': { schema: body } } } : { description: 'No content' };
+  }
+  const content = Object.fromEntries(
+    Object.entries(route.success.media).map(([type, media]) => {
+      let schema: JsonSchema;
+      if ('linesOf' in media) {
+        const line = [...shapes].find(([row]) => row.operation === media.linesOf)?.[1].schema;
+        if (!line) throw new Error(`${route.method} ${route.path}: no route answers ${media.linesOf}`);
+        schema = line;
+      } else {
+        schema = toJsonSchema(media.schema);
+      }
+      return [type, { schema: media.description ? { ...schema, description: media.description } : schema }];
+    }),
+  );
+  return { description: 'Success', content };
+}
+
+/**
  * OpenAPI 3.1 of every v1 route, generated from the route table: request parts from the schemas that validate
  * them, response bodies from each route's pinned operation (its ResponseShape), so nothing here is written twice.
  */
-export function buildOpenApi(routes: Route[], shapes: Map<Route, ResponseShape>): JsonSchema {
+export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseShape>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const body = shapes.get(route)?.schema;
-    const success: JsonSchema = body ? { description: 'Success', content: { 'application/json': { schema: body } } } : { description: 'No content' };
+    const success = successResponse(route, shapes);
     success.headers = {
       ...rateLimitHeaders(route.success.status),
       ...Object.fromEntries((route.success.headers ?? []).map((name) => [name, { schema: { type: 'string' } }])),
     };
     const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
-      operationId: route.operation,
+      operationId: isStreamRoute(route) ? route.operationId : route.operation,
       summary: route.summary,
       tags: [route.tag],
       security: [route.auth === 'apiKey' ? { apiKey: [] } : { siteKey: [] }],
       ...(route.scope && { 'x-required-scope': route.scope }),
       parameters: parameters(route),
-      ...(requestBody && { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(requestBody) } } } }),
+      ...(requestBody && {
+        requestBody: {
+          required: true,
+          description: `A JSON object; objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field)`,
+          content: { 'application/json': { schema: toJsonSchema(requestBody) } },
+        },
+      }),
       responses: {
         [String(route.success.status)]: success,
         ...Object.fromEntries((route.success.also ?? []).map((status) => [String(status), { ...success, description: 'Success (see the summary)' }])),

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
+import type { RequestContext } from '../context.js';
 import type { PageRequest } from '../domain/pagination.js';
 import type { ErrorCode } from '../errors.js';
 import type { Operations } from '../generated/graphql/operations.js';
 import type { Scope } from '../scopes.js';
+import type { V1Presenters } from './present.js';
 import type { ShapeOptions } from './response-shape.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -116,3 +118,80 @@ export function defineRoute<N extends OperationName, P extends string, Q extends
   // those per-route types meet the table's common type.
   return spec as unknown as Route;
 }
+
+/**
+ * A body produced while the client reads it (an export): chunks are pulled one at a time, only as fast as the
+ * client takes them, and the iterator is closed (`return()`) when the client goes away, so a producer releases
+ * what it holds in its `finally`.
+ */
+export interface StreamedBody {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<string>;
+}
+
+/**
+ * A streamed body's media type, for the OpenAPI document: text described by a zod schema (CSV), or lines each of
+ * which is the body of a pinned operation's route (NDJSON of what GET returns: its schema is generated, not written).
+ */
+export type StreamMedia = { schema: z.ZodType; description?: string } | { linesOf: OperationName; description?: string };
+
+/** What a stream handler gets besides its input: the v1 presenters (a row → the body GET returns). */
+export interface StreamTools {
+  present: V1Presenters;
+}
+
+/**
+ * A route whose body is streamed (it cannot be one GraphQL result: an export). It passes the same gate as every
+ * row (key → plan gate → budget → scope → input); `stream` then does the lookup (throwing AppError before the first
+ * byte, like any route) and returns the body to stream (src/rest/streamed-body.ts).
+ */
+export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undefined> {
+  method: 'GET';
+  path: P;
+  summary: string;
+  tag: string;
+  auth: 'apiKey';
+  scope: Scope;
+  planGate?: false;
+  query?: Q;
+  requestHeaders?: string[];
+  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
+  errors?: ErrorCode[];
+  /** The OpenAPI operationId (an operation row uses its operation's file name). */
+  operationId: string;
+  stream(input: RouteInput<P, Q extends z.ZodObject ? z.output<Q> : Record<never, never>, undefined>, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
+  success: { status: number; headers?: string[]; media: Record<string, StreamMedia> };
+}
+
+/** A streamed row as the facade and the OpenAPI builder see it, its types erased once checked by `defineStreamRoute`. */
+export interface StreamRoute {
+  kind: 'stream';
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: 'apiKey';
+  scope: Scope;
+  planGate?: false;
+  attemptBudget?: undefined;
+  paginated?: undefined;
+  query?: z.ZodObject;
+  body?: undefined;
+  requestHeaders?: string[];
+  errors?: ErrorCode[];
+  /** Not an operation row: `route.operation` reads undefined (its OpenAPI operationId is `operationId`). */
+  operation?: undefined;
+  operationId: string;
+  stream(input: ParsedInput, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
+  success: { status: number; also?: undefined; headers?: string[]; media: Record<string, StreamMedia> };
+}
+
+export function defineStreamRoute<P extends string, Q extends z.ZodObject | undefined = undefined>(spec: StreamRouteSpec<P, Q>): StreamRoute {
+  return { kind: 'stream', ...spec } as unknown as StreamRoute;
+}
+
+/** One row of the v1 table: an operation row (`defineRoute`) or a streamed one (`defineStreamRoute`). */
+export type TableRoute = Route | StreamRoute;
+
+export const isStreamRoute = (route: TableRoute): route is StreamRoute => 'kind' in route && route.kind === 'stream';

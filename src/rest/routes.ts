@@ -1,5 +1,7 @@
-import type { Route } from './route.js';
+import type { TableRoute } from './route.js';
 import { calendarRoutes } from './routes/calendars.routes.js';
+import { erasureRoutes } from './routes/erasure.routes.js';
+import { exportRoutes } from './routes/export.routes.js';
 import { formRoutes } from './routes/forms.routes.js';
 import { shopRoutes } from './routes/shop.routes.js';
 import { siteCatalogRoutes } from './routes/site-catalog.routes.js';
@@ -10,4 +12,4 @@ import { webhookDeliveryRoutes } from './routes/webhook-deliveries.routes.js';
 import { eventRoutes } from './routes/events.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: Route[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...webhookDeliveryRoutes, ...eventRoutes];
+export const routes: TableRoute[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...webhookDeliveryRoutes, ...eventRoutes, ...erasureRoutes, ...exportRoutes];

@@ -69,6 +69,7 @@ const CreateFormInput = builder.inputType('CreateFormInput', {
     type: t.string({ description: FORM_TYPES.join(' | ') }),
     domainId: t.int(),
     webhookUrl: t.string({ description: 'write-only: absolute https URL receiving this form’s submission.created events' }),
+    phi: t.boolean({ description: 'formData of its submissions is stored encrypted, read with an audit row, and left out of emails and webhook payloads (default false)' }),
   }),
 });
 
@@ -78,11 +79,21 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     fields: t.field({ type: [FormFieldInput] }),
     webhookUrl: t.string({ description: 'write-only; null clears it' }),
     archived: t.boolean({ description: 'true archives, false restores' }),
+    phi: t.boolean({ description: 'applies to submissions stored from now on; earlier ones stay as they were' }),
   }),
 });
 
 /** Creating forms is rare and each one holds a plan slot: a burst is a runaway script, not a dashboard. */
 export const CREATE_FORM_LIMIT = { max: 30, window: '1m' } as const;
+
+/**
+ * `phi` is GraphQL's own (v1 bodies never carry it): taken out before the v1 body rules, passed on beside them.
+ * Only when given: an input key, even undefined, counts as a change (updateForm's archive-only check).
+ */
+function splitPhi<T extends { phi?: boolean | null }>(input: T): { rest: Omit<T, 'phi'>; phi: { phi?: boolean } } {
+  const { phi, ...rest } = input;
+  return { rest, phi: phi === null || phi === undefined ? {} : { phi } };
+}
 
 /** GraphQL leaves absent input fields out; drop explicit nulls the v1 body rules do not allow. */
 const withoutNulls = (input: object, keep: string[] = []): Record<string, unknown> =>
@@ -118,7 +129,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateFormInput, required: true }) },
     resolve: async (root, args, context, info) => {
       await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
-      const input = parseCreateFormInput(withoutNulls(args.input, ['webhookUrl']));
+      const { rest, phi } = splitPhi(args.input);
+      const input = { ...parseCreateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
       return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);
     },
   }),
@@ -126,8 +138,11 @@ builder.mutationFields((t) => ({
     type: FormRef,
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateFormInput, required: true }) },
-    resolve: (_root, args, context, info) =>
-      updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, parseUpdateFormInput(withoutNulls(args.input, ['webhookUrl'])), v1Presenters(info.schema, context).form),
+    resolve: (_root, args, context, info) => {
+      const { rest, phi } = splitPhi(args.input);
+      const input = { ...parseUpdateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
+      return updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, input, v1Presenters(info.schema, context).form);
+    },
   }),
   archiveForm: t.boolean({
     description: 'Archives the form (v1 DELETE); its submissions are preserved',

@@ -9,6 +9,7 @@ import './calendar.js';
 import './shop.js';
 import './site-catalog.js';
 import './webhook.js';
+import './erasure.js';
 import './webhook-delivery.js';
 import './event.js';
 

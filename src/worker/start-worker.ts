@@ -1,12 +1,15 @@
 import type { Config } from '../config.js';
 import type { Database } from '../infra/db.js';
 import { createEmailJobHandler, createEmailSender, type EmailSender } from './jobs/email.job.js';
+import { createErasureJobHandler } from './jobs/erasure.job.js';
 import { createEventFanoutHandler } from './jobs/event-fanout.job.js';
+import type { ErasureJob } from '../domain/submissions/erasure-requests.service.js';
 import { startEventRelay } from './jobs/event-relay.js';
 import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
 import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
 import { createPhiCipher } from '../infra/keyring.js';
+import { createEmailHasher } from '../infra/secrets.js';
 import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
 import { deleteExpiredEvents } from './jobs/retention.job.js';
 import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from './jobs/webhook-delivery.job.js';
@@ -46,8 +49,8 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the outbox relay and registers the event fan-out, delivery, email, daily verification-lapse and hourly
- * retention handlers. Runs inside the server by default (decisions §1 "delivery worker") and standalone as
+ * Starts the outbox relay and registers the event fan-out, delivery, email, erasure, daily verification-lapse and
+ * hourly retention handlers. Runs inside the server by default (decisions §1 "delivery worker") and standalone as
  * `npm run worker`; any number of them may run against one PostgreSQL: each event and job is taken by one worker.
  */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
@@ -72,6 +75,12 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     work,
   );
   await queue.work<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ prisma: db.prisma, sender, config }), work);
+  // One request at a time per worker: a run is long and its batches already share the database fairly.
+  await queue.work<ErasureJob>(
+    QUEUE.erasureRun,
+    createErasureJobHandler({ db, phi: createPhiCipher(config), hashEmail: createEmailHasher(config.secretKey), batchSize: config.erasureBatchSize }),
+    { batchSize: 1, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) },
+  );
   await queue.work(
     QUEUE.verificationLapse,
     async () => {

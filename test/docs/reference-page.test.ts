@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStreamRoute } from '../../src/rest/route.js';
 import { routes } from '../../src/rest/routes.js';
 import { createHttpServer } from '../../src/server.js';
 import { closeHttpServer } from '../support/http-server.js';
@@ -62,7 +63,8 @@ describe('GET /docs', () => {
       await page.goto(`${baseUrl}/docs`);
       // Redoc gives each operation a section named after its operationId.
       for (const route of routes) {
-        await page.locator(`[data-section-id="operation/${route.operation}"]`).first().waitFor({ state: 'attached', timeout: 20_000 });
+        const operationId = isStreamRoute(route) ? route.operationId : route.operation;
+        await page.locator(`[data-section-id="operation/${operationId}"]`).first().waitFor({ state: 'attached', timeout: 20_000 });
       }
       const createForm = page.locator('[data-section-id="operation/create-form"]');
       await expect.poll(() => createForm.getByText('Request samples').count()).toBeGreaterThan(0);

@@ -85,9 +85,8 @@ describe('POST /v1/forms/{id}/submissions', () => {
     for (let i = 0; i < 5; i++) {
       await t.db.prisma.webhookSubscription.create({ data: { accountId: acme.id, url: `https://hooks.example/${i}`, event: 'submission.created', secret: 'whsec_x' } });
     }
-    // The key's first use also records lastUsedAt (at most once a minute, off the request's path): not counted here.
-    await t.request('GET', '/v1/forms', { key });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The key's first use also records lastUsedAt (at most once a minute, off the request's path): waited for, not counted.
+    await t.useKeyOnce(key);
     t.db.resetQueryCount();
     const res = await ingest({ formData: { Name: 'Ada', Email: 'ada@example.com' } }, { 'Idempotency-Key': 'counted' });
     expect(res.status).toBe(201);

@@ -208,7 +208,7 @@ describe('routing and request ids', () => {
     expect(unknown.body).toStrictEqual({ error: 'Not found', code: 'not_found' });
     const wrong = await t.request('PUT', '/v1/forms/1');
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET, PATCH, DELETE');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
     expect(wrong.body).toStrictEqual({ error: expect.any(String), code: 'method_not_allowed' });
   });
 

@@ -4,7 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
 import { compileShapes } from '../../src/rest/facade.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';
 import { loadOperations } from '../../src/rest/operations.js';
-import type { Route } from '../../src/rest/route.js';
+import { isStreamRoute, type TableRoute } from '../../src/rest/route.js';
 import { routes } from '../../src/rest/routes.js';
 import { toSchema } from '../../src/schema/index.js';
 
@@ -25,18 +25,18 @@ const doc = buildOpenApi(routes, compileShapes(schema, loadOperations(schema), r
 // Real answers: every route of the table, successes and errors, as the recorded-body test drives them.
 const recorded = (JSON.parse(readFileSync(new URL('./recorded-bodies.json', import.meta.url), 'utf8')) as { responses: Recorded[] }).responses;
 
-const routeOf = (request: string): Route | undefined => {
+const routeOf = (request: string): TableRoute | undefined => {
   const [method, url = ''] = request.split(' ');
   const path = new URL(url, 'http://x').pathname.replace(/^\/v1/, '');
   return routes.find((route) => route.method === method && new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
 };
-const documented = (route: Route, status: number): DocResponse | undefined => doc.paths[route.path]?.[route.method.toLowerCase()]?.responses[String(status)];
+const documented = (route: TableRoute, status: number): DocResponse | undefined => doc.paths[route.path]?.[route.method.toLowerCase()]?.responses[String(status)];
 
 describe('GET /v1/openapi.json tells the truth', () => {
-  const answers = recorded.map((answer) => ({ answer, route: routeOf(answer.request) })).filter((entry): entry is { answer: Recorded; route: Route } => entry.route !== undefined);
+  const answers = recorded.map((answer) => ({ answer, route: routeOf(answer.request) })).filter((entry): entry is { answer: Recorded; route: TableRoute } => entry.route !== undefined);
 
-  it('was given real answers of every route', () => {
-    expect(new Set(answers.map(({ route }) => route)).size).toBe(routes.length);
+  it('was given real answers of every route (streamed rows aside: recorded-bodies.test.ts leaves them to test/export)', () => {
+    expect(new Set(answers.map(({ route }) => route)).size).toBe(routes.filter((route) => !isStreamRoute(route)).length);
   });
 
   it('lists every status a route answered, with that answer’s error code and headers', () => {

@@ -24,7 +24,7 @@ export interface RequestOptions {
 export interface TestResponse {
   status: number;
   headers: Headers;
-  /** Parsed JSON, or null for an empty body. */
+  /** Parsed JSON, or null for an empty body or an export's text. */
   // The one deliberate `any`: tests index into response JSON freely and pin shapes with toStrictEqual.
   body: any;
   text: string;
@@ -86,7 +86,9 @@ export async function createTestApp(
     }
     const response = await app.fetch(new Request(`http://gateway.test${path}`, { method, headers, body }));
     const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
+    // Streamed exports (NDJSON, CSV) are read as text only.
+    const streamed = /^(application\/x-ndjson|text\/csv)/.test(response.headers.get('content-type') ?? '');
+    return { status: response.status, headers: response.headers, text, body: text && !streamed ? JSON.parse(text) : null };
   }
 
   return {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { EmailSender, OutgoingEmail } from '../../src/worker/jobs/email.job.js';
 import type { RetryPolicy } from '../../src/worker/jobs/webhook-delivery.job.js';
+import type { Database } from '../../src/infra/db.js';
 import type { TestHttpsServer } from '../support/https-server.js';
 
 /** A config whose outbound fetches reach the local HTTPS receiver (and nothing else). */
@@ -45,4 +46,17 @@ export async function waitFor<T>(probe: () => Promise<T | null | undefined | fal
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Waits until no job of the queue can still run (none created, retrying or active): after it, "nothing more
+ * happens" is a fact of the queue, not a guess about how long a retry might take.
+ */
+export async function waitForIdleQueue(db: Pick<Database, 'withSession'>, queue: string, timeoutMs = 15_000): Promise<void> {
+  await waitFor(async () => {
+    const [row] = await db.withSession((s) =>
+      s.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`, [queue]),
+    );
+    return row?.n === 0;
+  }, timeoutMs, `an idle ${queue} queue`);
 }

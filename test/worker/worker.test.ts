@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { startJobQueue, type JobQueue, type QueueName } from '../../src/infra/jobs.js';
+import { QUEUE, startJobQueue, type JobQueue, type QueueName } from '../../src/infra/jobs.js';
 import type { OutboundFetcher } from '../../src/infra/outbound-fetch.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createAccount, createForm, ingest, subscribe } from '../webhooks/fixtures.js';
-import { fastRetries, recordingSender, testConfig, waitFor } from '../webhooks/support.js';
+import { fastRetries, recordingSender, testConfig, waitFor, waitForIdleQueue } from '../webhooks/support.js';
 
 /**
  * Crash recovery and exclusivity. A job held by a dead worker is retried once it expires; tests shorten
@@ -68,7 +68,7 @@ describe('workers in one process', () => {
     }
     for (let i = 0; i < 20; i++) await ingest(db.prisma, form, { 'Full name': `n${i}` });
     const rows = await settled(20);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await waitForIdleQueue(db, QUEUE.webhookDelivery);
     expect(rows.every((row) => row.status === 'succeeded' && row.attempts === 1)).toBe(true);
     const ids = receiver.requests.map((r) => String(r.headers['webhook-id']));
     expect(ids).toHaveLength(20);
@@ -146,7 +146,7 @@ describe.runIf(hasPostgres)('npm run worker processes (PostgreSQL)', () => {
     await producer();
     for (let i = 0; i < 20; i++) await ingest(db.prisma, form, { 'Full name': `n${i}` });
     const rows = await settled(20);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitForIdleQueue(db, QUEUE.webhookDelivery, 30_000);
     expect(rows.every((row) => row.status === 'succeeded' && row.attempts === 1)).toBe(true);
     const ids = receiver.requests.map((r) => String(r.headers['webhook-id']));
     expect(ids).toHaveLength(20);

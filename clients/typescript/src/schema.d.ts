@@ -67,7 +67,8 @@ export interface paths {
         get: operations["get-submission"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Erase a submission: gone from reads, lists, totals and counts, its formData from every stored copy (idempotency record included); fires submission.deleted; its Idempotency-Key then replays as 404 */
+        delete: operations["delete-submission"];
         options?: never;
         head?: never;
         patch?: never;
@@ -416,6 +417,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/erasure-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase every submission one of whose formData values is this email (trimmed, case-insensitive), PHI forms included, in the background; 202 */
+        post: operations["create-erasure-request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/erasure-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow an erasure request: status pending → running → done, with the number of submissions erased */
+        get: operations["get-erasure-request"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/submissions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a form’s submissions (archived forms too), oldest first, streamed: NDJSON (one v1 Submission per line) or CSV (RFC 4180; id, createdAt, sourceDomain, one column per field label, then other formData keys sorted); one request of budget */
+        get: operations["export-form-submissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -594,6 +646,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1084,6 +1137,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1466,6 +1520,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1877,6 +1932,148 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "phi_key_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "delete-submission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
                     };
                 };
             };
@@ -3685,13 +3882,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
                     /** @description absolute https URL */
                     url: string;
                     /** @enum {string} */
-                    event: "submission.created" | "form.created" | "form.updated" | "form.archived";
+                    event: "submission.created" | "submission.deleted" | "form.created" | "form.updated" | "form.archived";
                     formId?: number | null;
                 };
             };
@@ -4118,6 +4316,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -4781,6 +4980,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -5104,7 +5304,7 @@ export interface operations {
                 page?: number;
                 /** @description values above 100 are clamped to 100 */
                 limit?: number;
-                type?: "submission.created" | "form.created" | "form.updated" | "form.archived";
+                type?: "submission.created" | "submission.deleted" | "form.created" | "form.updated" | "form.archived";
                 createdFrom?: string;
                 createdBefore?: string;
             };
@@ -5255,6 +5455,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
             /** @description Error: `invalid_api_key` */
             401: {
                 headers: {
@@ -5276,6 +5494,475 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "create-erasure-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, and no string holds a NUL character (else 400 validation_failed naming the top-level field) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the data subject’s address, matched trimmed and case-insensitively */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        status: "done" | "pending" | "running";
+                        submissionsErased: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description Error: `invalid_json`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "get-erasure-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        status: "done" | "pending" | "running";
+                        submissionsErased: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description Error: `invalid_id` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    "export-form-submissions": {
+        parameters: {
+            query?: {
+                format?: "ndjson" | "csv";
+                createdFrom?: string;
+                createdBefore?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        id: number;
+                        formId: number;
+                        formData: Record<string, unknown>;
+                        sourceDomain: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Error: `invalid_id`, `validation_failed` */
+            400: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_id" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Error: `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Error: `plan_feature_gated` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "plan_feature_gated";
+                    };
+                };
+            };
+            /** @description Error: `insufficient_scope` */
+            403: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };

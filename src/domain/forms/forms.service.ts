@@ -120,8 +120,16 @@ async function assertSiteHasRoom(tx: Prisma.TransactionClient, accountId: number
   if (used >= cap) throw new AppError('plan_limit_reached', { cap, used, domainId: siteId });
 }
 
+/**
+ * `phi` is GraphQL's and the import's only (decisions §4): v1 bodies never carry it. It governs what is stored
+ * from then on: later submissions are sealed (or, turned off, stored plain); earlier ones stay as they were.
+ */
+export interface PhiSetting {
+  phi?: boolean;
+}
+
 /** `present` gives the form as v1 shows it, for the `form.*` event recorded with the change. */
-export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput, present: Present<FormWithSite>): Promise<FormWithSite> {
+export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = normalizeFields(input.fields);
   const siteId = await chooseSite(prisma, accountId, input.domainId);
   return prisma.$transaction(async (tx) => {
@@ -134,6 +142,7 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
         type: formTypeValue(input.type) ?? 'standard',
         fields,
         webhookUrl: input.webhookUrl ?? null,
+        phi: input.phi ?? false,
       },
       include: WITH_SITE,
     });
@@ -142,7 +151,7 @@ export async function createForm(prisma: PrismaClient, accountId: number, input:
   });
 }
 
-export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput, present: Present<FormWithSite>): Promise<FormWithSite> {
+export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = input.fields ? normalizeFields(input.fields) : undefined;
   return prisma.$transaction(async (tx) => {
     const before = await getFormWithSiteOrThrow(tx, accountId, id, true);
@@ -155,6 +164,7 @@ export async function updateForm(prisma: PrismaClient, accountId: number, id: nu
         ...(input.name !== undefined && { name: input.name }),
         ...(fields !== undefined && { fields }),
         ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+        ...(input.phi !== undefined && { phi: input.phi }),
         ...(restoring && { archivedAt: null }),
         ...(archiving && { archivedAt: new Date() }),
       },

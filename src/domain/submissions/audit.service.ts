@@ -7,15 +7,17 @@ import type { Prisma } from '../../generated/prisma/client.js';
 
 type Client = Pick<Prisma.TransactionClient, 'auditEvent'>;
 
-export type AuditAction = 'submission.read';
+export type AuditAction = 'submission.read' | 'submission.erased' | 'submissions.exported';
 
 export interface AuditEntry {
   accountId: number;
   /** The API key that read; null for other principals (an administrator). */
   apiKeyId: number | null;
   action: AuditAction;
-  resource: 'submission';
+  resource: 'submission' | 'form';
   resourceId: number;
+  /** The submission's form (erasure, export); never a field value. */
+  formId?: number | null;
 }
 
 export async function recordAudit(prisma: Client, entry: AuditEntry): Promise<void> {

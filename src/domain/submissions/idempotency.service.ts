@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../infra/db.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A claim this old that never completed belongs to a request that died; a retry may take it over. */
 const ABANDONED_AFTER_MS = 60_000;
+
+/**
+ * The fingerprint of a record whose submission was erased (decisions §6.3): the real one is a hash of the body,
+ * i.e. of the erased formData, so it goes too; the record stays so that a replay of its key answers 404.
+ */
+export const ERASED_FINGERPRINT = 'erased';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,256}$/;
 
@@ -60,6 +66,8 @@ export async function claimIdempotencyKey(db: Database, accountId: number, key: 
       await prisma.idempotencyRecord.deleteMany({ where: { id: existing.id, createdAt: existing.createdAt } });
       continue;
     }
+    // Whatever the body: the key named a submission that no longer exists, and a replay must not create one.
+    if (existing.fingerprint === ERASED_FINGERPRINT) throw notFound('submission');
     if (existing.fingerprint !== print) throw new AppError('idempotency_key_reused');
     if (!existing.completedAt || existing.submissionId === null) {
       throw new AppError('idempotency_in_progress', {}, { headers: { 'Retry-After': '1' } });

@@ -174,7 +174,9 @@ export async function ingestSubmission(
     // The key is taken (a replay, a request still running, an expired record) or the form is archived: the full rules.
     const claim = await claimIdempotencyKey(deps.db, accountId, idempotencyKey, print);
     if (claim.kind === 'replay') {
-      const submission = await prisma.submission.findUniqueOrThrow({ where: { id: claim.submissionId } });
+      const submission = await prisma.submission.findUnique({ where: { id: claim.submissionId } });
+      // Erasure marks the record in the transaction that deletes the row; this only guards a 500.
+      if (!submission) throw notFound('submission');
       return { submission, formData: readFormData(deps.phi, submission), replayed: true };
     }
     recordId = claim.recordId;

@@ -45,6 +45,8 @@ export async function listEvents(db: Database, accountId: number, scopes: Readon
  * recorded before ids carried it, for their 30 days) is looked for among the account's events.
  */
 export async function getEventOrThrow(db: Database, accountId: number, scopes: ReadonlySet<Scope>, eventId: string): Promise<EventPayload> {
+  // PostgreSQL stores no NUL (and refuses one as a text parameter): such an id names no event (was a 500 on /v1/events/%00).
+  if (eventId.includes('\u0000')) throw notFound('event');
   const createdAt = eventIdTime(eventId);
   const [row] = await db.sql<{ payload: EventPayload }>(Prisma.sql`
     SELECT "payload" FROM "OutboxEvent"

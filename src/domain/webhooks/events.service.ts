@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Prisma } from '../../generated/prisma/client.js';
 
-export type EventType = 'submission.created' | 'form.created' | 'form.updated' | 'form.archived';
-export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'form.created', 'form.updated', 'form.archived'];
+export type EventType = 'submission.created' | 'submission.deleted' | 'form.created' | 'form.updated' | 'form.archived';
+export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'submission.deleted', 'form.created', 'form.updated', 'form.archived'];
 
 export interface DomainEvent {
   type: EventType;

@@ -35,7 +35,10 @@ interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | '
 /** The form, its owner's address, the listening subscriptions and the submission, as ONE select. */
 function targetsSql({ accountId, formId, payload }: EventJob): Prisma.Sql {
   const submissionId = payload.type === 'submission.created' ? Number(payload.data.id) : null;
+  // The submission is locked (FOR SHARE) until this fan-out commits: an erasure's DELETE waits for it, then
+  // scrubs the deliveries written here; a fan-out after the erasure finds no row and announces nothing.
   return Prisma.sql`
+    WITH sub AS (SELECT "id", "formData", "formDataCiphertext", "formDataKeyId" FROM "Submission" WHERE "id" = ${submissionId}::int AND "formId" = ${formId} FOR SHARE)
     SELECT (f."webhookUrl" IS NOT NULL AND ${payload.type} = 'submission.created') AS "hasWebhookUrl",
            a."ownerEmail" AS "ownerEmail",
            f."fields" AS "fields",
@@ -46,7 +49,7 @@ function targetsSql({ accountId, formId, payload }: EventJob): Prisma.Sql {
            sub."id" AS "submissionId", sub."formData" AS "formData", sub."formDataCiphertext" AS "formDataCiphertext", sub."formDataKeyId" AS "formDataKeyId"
     FROM "Form" f
     JOIN "Account" a ON a."id" = f."accountId"
-    LEFT JOIN "Submission" sub ON sub."id" = ${submissionId}::int AND sub."formId" = f."id"
+    LEFT JOIN sub ON true
     WHERE f."id" = ${formId} AND f."accountId" = ${accountId}`;
 }
 
@@ -70,6 +73,8 @@ export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise
     const [targets] = await tx.sql<Targets>(targetsSql(job));
     // The form is gone (its account was deleted): nobody is left to tell.
     if (!targets) return { deliveries: 0, emails: 0 };
+    // The submission was erased before its event went out (decisions §6.3): its data is told to no one.
+    if (payload.type === 'submission.created' && targets.submissionId === null) return { deliveries: 0, emails: 0 };
     const subscriptionIds: (number | null)[] = targets.subscriptionIds.map(Number);
     if (targets.hasWebhookUrl) subscriptionIds.push(null);
     const deliveries = subscriptionIds.length

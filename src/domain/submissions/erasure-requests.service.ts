@@ -1,0 +1,57 @@
+import type { AppDeps } from '../../context.js';
+import { notFound, validationFailed } from '../../errors.js';
+import { Prisma, type ErasureStatus } from '../../generated/prisma/client.js';
+import { createEmailHasher } from '../../infra/secrets.js';
+import { QUEUE } from '../../infra/jobs.js';
+import { isEmailAddress } from '../webhooks/events.service.js';
+import type { Eraser } from './erasure.service.js';
+
+/**
+ * Erasure by email (decisions §6.3): `POST /erasure-requests` stores the request (a keyed hash of the address,
+ * never the address) and its `erasure.run` job in ONE transaction; the job (src/worker/jobs/erasure.job.ts)
+ * erases the account's matching submissions; `GET /erasure-requests/{id}` follows it.
+ */
+
+export interface ErasureRequestView {
+  id: number;
+  status: ErasureStatus;
+  submissionsErased: number;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+export interface ErasureJob {
+  requestId: number;
+}
+
+const MAX_EMAIL_LENGTH = 254;
+
+/** The address as the request gives it: a string that, trimmed, is an address (the job compares case-insensitively). */
+export function parseErasureEmail(value: unknown): string {
+  if (typeof value !== 'string' || value.length > MAX_EMAIL_LENGTH || !isEmailAddress(value.trim())) {
+    throw validationFailed([{ field: 'email', message: 'must be an email address' }]);
+  }
+  return value;
+}
+
+const VIEW = Prisma.sql`"id", "status"::text AS "status", "submissionsErased", "createdAt", "completedAt"`;
+
+export async function createErasureRequest(deps: Pick<AppDeps, 'db' | 'queue' | 'config'>, eraser: Eraser, email: unknown): Promise<ErasureRequestView> {
+  const emailHash = createEmailHasher(deps.config.secretKey)(parseErasureEmail(email));
+  return deps.db.transaction(async (tx) => {
+    const [request] = await tx.sql<ErasureRequestView>(Prisma.sql`
+      INSERT INTO "ErasureRequest" ("accountId", "apiKeyId", "emailHash") VALUES (${eraser.accountId}, ${eraser.apiKeyId}::int, ${emailHash})
+      RETURNING ${VIEW}`);
+    if (!request) throw new Error('the erasure request insert returned no row');
+    // The job commits with the request: a request is never left without its run, nor a run without its request.
+    await deps.queue.enqueueInTransaction<ErasureJob>(tx, QUEUE.erasureRun, [{ data: { requestId: request.id } }]);
+    return request;
+  });
+}
+
+export async function getErasureRequestOrThrow(deps: Pick<AppDeps, 'db'>, accountId: number, id: number): Promise<ErasureRequestView> {
+  const [request] = await deps.db.sql<ErasureRequestView>(Prisma.sql`
+    SELECT ${VIEW} FROM "ErasureRequest" WHERE "id" = ${id} AND "accountId" = ${accountId}`);
+  if (!request) throw notFound('erasure_request');
+  return request;
+}

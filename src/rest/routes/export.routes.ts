@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { requireApiKeyViewer } from '../../context.js';
+import { createdRangeQuery, parseCreatedRange } from '../../domain/created-range.js';
+import { exportFormSubmissions, type ExportFormat } from '../../domain/submissions/export.service.js';
+import { defineStreamRoute, type StreamRoute } from '../route.js';
+
+/** `GET /forms/{id}/submissions/export` (decisions §6.4): a streamed row (src/rest/README.md). */
+
+const MEDIA: Record<ExportFormat, string> = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
+
+export const exportRoutes: StreamRoute[] = [
+  defineStreamRoute({
+    method: 'GET',
+    path: '/forms/{id}/submissions/export',
+    summary:
+      'Export a form’s submissions (archived forms too), oldest first, streamed: NDJSON (one v1 Submission per line) or CSV (RFC 4180; id, createdAt, sourceDomain, one column per field label, then other formData keys sorted); one request of budget',
+    tag: 'Submissions',
+    auth: 'apiKey',
+    scope: 'read:submissions',
+    query: z.object({ format: z.enum(['ndjson', 'csv']).optional().describe('default ndjson'), ...createdRangeQuery }),
+    operationId: 'export-form-submissions',
+    stream: async ({ params, query }, context, { present }) => {
+      const format: ExportFormat = query.format === 'csv' ? 'csv' : 'ndjson';
+      // Input before lookup (decisions §4 order of checks): the range is checked before the form is read.
+      const range = parseCreatedRange(query);
+      const viewer = requireApiKeyViewer(context);
+      const body = await exportFormSubmissions(context.deps, { accountId: viewer.accountId, apiKeyId: viewer.keyId }, params.id, { format, range, present: present.submission });
+      return {
+        status: 200,
+        headers: { 'content-type': MEDIA[format], 'content-disposition': `attachment; filename="form-${params.id}-submissions.${format}"` },
+        body,
+      };
+    },
+    success: {
+      status: 200,
+      headers: ['Content-Disposition'],
+      // Each NDJSON line is GET /submissions/{id}'s body: its schema is generated from that route's operation.
+      media: { [MEDIA.ndjson]: { linesOf: 'get-submission', description: 'one per line' }, [MEDIA.csv]: { schema: z.string(), description: 'RFC 4180, CRLF line ends' } },
+    },
+  }),
+];

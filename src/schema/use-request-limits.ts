@@ -1,0 +1,75 @@
+import { GraphQLError, Lexer, parse, Source, TokenKind, type ValidationRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { assertJsonInput } from '../domain/validation.js';
+import { AppError } from '../errors.js';
+
+/** Far above any real query (GraphiQL's whole introspection query is 183 tokens, 10 brackets deep). */
+export const MAX_DOCUMENT_TOKENS = 2000;
+export const MAX_DOCUMENT_DEPTH = 32;
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+const tooComplex = (limit: string): AppError =>
+  new AppError('query_too_complex', {}, { message: `The document exceeds the ${limit} limit (${MAX_DOCUMENT_TOKENS} tokens, ${MAX_DOCUMENT_DEPTH} levels of nesting)`, requestLevel: true });
+
+/**
+ * graphql-js parses (and later validates and executes) recursively: a 9 KB `{a{a{a…}}}` overflows the stack
+ * before any rule sees it. The lexer is iterative, so the document is lexed once to count its tokens and its
+ * bracket nesting; only a document within both limits reaches the recursive parser. A syntax error is left for
+ * the parser to report.
+ */
+export function assertDocumentWithinLimits(source: string): void {
+  const lexer = new Lexer(new Source(source));
+  let tokens = 0;
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (++tokens > MAX_DOCUMENT_TOKENS) throw tooComplex('token');
+      // PostgreSQL stores no NUL: a string literal carrying one would fail at the write (a 500).
+      if ((token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) && token.value.includes('\u0000')) {
+        throw new AppError('validation_failed', { fields: [{ field: '(document)', message: 'strings must not contain NUL characters' }] }, { requestLevel: true });
+      }
+      if (OPENING.has(token.kind) && ++depth > MAX_DOCUMENT_DEPTH) throw tooComplex('nesting');
+      if (CLOSING.has(token.kind)) depth--;
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+  }
+}
+
+/**
+ * graphql-js 16 validates a `subscription { … }` against a schema without subscriptions as valid (v17 adds this
+ * rule); graphql-jit then throws a plain Error, a 500. Refused here like any invalid document.
+ */
+const knownOperationTypes: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    const schema = context.getSchema();
+    const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[node.operation];
+    if (!root) context.reportError(new GraphQLError(`The schema has no ${node.operation} operations`, { nodes: node }));
+  },
+});
+
+/**
+ * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
+ * context): the document's size and nesting, and the nesting of variables (the JSON scalar hands them on as they
+ * came, e.g. to formData's size check).
+ */
+export function useRequestLimits(): Plugin {
+  return {
+    // Here rather than in the parse step: Yoga marks whatever parse throws as a GraphQL-over-HTTP "spec" error,
+    // which it answers with 200 to application/json clients; these are 400 for every client.
+    onParams({ params }) {
+      if (typeof params.query === 'string') assertDocumentWithinLimits(params.query);
+      assertJsonInput(params.variables, { requestLevel: true });
+      assertJsonInput(params.extensions, { requestLevel: true });
+    },
+    onParse({ setParseFn }) {
+      // A second line of defence, should a document ever reach the parser another way.
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_DOCUMENT_TOKENS }));
+    },
+    onValidate({ addValidationRule }) {
+      addValidationRule(knownOperationTypes);
+    },
+  };
+}
