@@ -15,6 +15,8 @@ export interface Config {
   seedDemo: boolean;
   workersInProcess: boolean;
   secretKey: Buffer;
+  /** Older SECRET_KEYs during a rotation: they still open PHI rows and match old key hashes, never seal or hash anew. */
+  previousSecretKeys: Buffer[];
   smtpUrl: string | null;
   /** Test-only widening of the outbound-fetch rules; refused in production. */
   outboundTestResolve: string | null;
@@ -56,10 +58,17 @@ function milliseconds(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function decodeSecret(raw: string): Buffer {
+function decodeSecret(raw: string, name = 'SECRET_KEY'): Buffer {
   const key = Buffer.from(raw, 'base64');
-  if (key.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 bytes, base64-encoded');
+  if (key.length < 32) throw new ConfigError(`${name} must be at least 32 bytes, base64-encoded`);
   return key;
+}
+
+/** Comma-separated, so a second rotation can start before the first one's old key is retired. */
+function loadPreviousSecretKeys(env: Env): Buffer[] {
+  const raw = env.SECRET_KEY_PREVIOUS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((part, index) => decodeSecret(part.trim(), `SECRET_KEY_PREVIOUS (key ${index + 1})`));
 }
 
 /**
@@ -100,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: flag(env, 'SEED_DEMO', databaseUrl === null),
     workersInProcess: flag(env, 'WORKERS_IN_PROCESS', true),
     secretKey: loadSecretKey(env, databaseUrl, dataDir),
+    previousSecretKeys: loadPreviousSecretKeys(env),
     smtpUrl: env.SMTP_URL || null,
     outboundTestResolve,
     outboundTestCa,

@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   wp_plugin_fetch_failed: 422,
   rate_limited: 429,
   internal_error: 500,
+  phi_key_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -60,6 +61,7 @@ const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   wp_plugin_fetch_failed: 'The verification token was not found on the site',
   rate_limited: 'Rate limit exceeded',
   internal_error: 'Internal server error',
+  phi_key_unavailable: 'This submission is encrypted under a key the service is not configured with',
 };
 
 export interface FieldProblem {

@@ -7,9 +7,8 @@ import { createDemoData, isDatabaseEmpty, type DemoData } from './fixtures/demo.
 import { startJobQueue } from './infra/jobs.js';
 import { createOutboundFetcher } from './infra/outbound-fetch.js';
 import { migrate } from './infra/migrations.js';
-import { PhiCipher } from './infra/phi-crypto.js';
 import { createRateLimitStore } from './infra/rate-limit.js';
-import { KeyHasher } from './infra/secrets.js';
+import { createKeyHasher, createPhiCipher } from './infra/keyring.js';
 import { applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from './shutdown.js';
 
@@ -31,7 +30,7 @@ async function main(): Promise<void> {
   if (config.databaseUrl) applyPostgresRuntimeTuning();
   const db = await openDatabase(config);
   const applied = config.migrateOnStart ? await migrate(db) : [];
-  const hasher = new KeyHasher(config.secretKey);
+  const hasher = createKeyHasher(config);
   const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
   const queue = await startJobQueue({ db, databaseUrl: config.databaseUrl });
   const fetcher = createOutboundFetcher(config);
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = await createRateLimitStore(config);
   const readiness = { draining: false };
-  const app = createApp({ config, db, hasher, phi: new PhiCipher(config.secretKey), rateLimits, fetcher, queue }, { readiness });
+  const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher, queue }, { readiness });
   const server = createHttpServer(app);
   const http = trackConnections(server);
   await new Promise<void>((resolve, reject) => {

@@ -2,13 +2,13 @@ import { loadConfig, ConfigError } from '../config.js';
 import { DataDirLockedError, openDatabase, type Database } from '../infra/db.js';
 import { AppError, type FieldProblem } from '../errors.js';
 import { migrate } from '../infra/migrations.js';
-import { PhiCipher } from '../infra/phi-crypto.js';
-import { KeyHasher } from '../infra/secrets.js';
+import { createKeyHasher, createPhiCipher } from '../infra/keyring.js';
 import { ACCOUNTS_USAGE, accountsCommand } from './accounts.command.js';
 import { CliError, usageError } from './cli-error.js';
 import type { Action, CommandParser } from './command.js';
 import { IMPORT_USAGE, importCommand } from './import.command.js';
 import { KEYS_USAGE, keysCommand } from './keys.command.js';
+import { SECRETS_USAGE, secretsCommand } from './secrets.command.js';
 import { SITES_USAGE, sitesCommand } from './sites.command.js';
 
 /** The admin CLI of contract §2: one JSON document on stdout and exit 0, or `{ error, code }` on stderr. */
@@ -18,13 +18,14 @@ const COMMANDS: Record<string, CommandParser> = {
   accounts: accountsCommand,
   keys: keysCommand,
   sites: sitesCommand,
+  secrets: secretsCommand,
   migrate: (args) => {
     if (args.length) throw usageError('migrate takes no arguments');
     return async ({ applied }) => ({ applied });
   },
 };
 
-const USAGE = [...IMPORT_USAGE, ...ACCOUNTS_USAGE, ...KEYS_USAGE, ...SITES_USAGE, 'migrate'];
+const USAGE = [...IMPORT_USAGE, ...ACCOUNTS_USAGE, ...KEYS_USAGE, ...SITES_USAGE, ...SECRETS_USAGE, 'migrate'];
 
 function write(stream: NodeJS.WriteStream, value: unknown): Promise<void> {
   return new Promise((resolve) => stream.write(`${JSON.stringify(value, null, 2)}\n`, () => resolve()));
@@ -71,7 +72,7 @@ async function run(argv: string[]): Promise<unknown> {
   try {
     // Same schema as the server would see: pending migrations first, whatever the command.
     const applied = await migrate(db);
-    return await action({ db, prisma: db.prisma, hasher: new KeyHasher(config.secretKey), phi: new PhiCipher(config.secretKey), applied });
+    return await action({ db, prisma: db.prisma, hasher: createKeyHasher(config), phi: createPhiCipher(config), applied });
   } finally {
     await db.close();
   }

@@ -36,12 +36,12 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const key = match?.[1];
   if (!key || !isWellFormedApiKey(key)) throw unauthorized();
   const keyHash = deps.hasher.hash(key);
-  const rows = await deps.db.sql<KeyRow>(Prisma.sql`
-    SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"::text AS "plan"
-    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
-    WHERE k."keyHash" = ${keyHash}`);
-  const row = rows[0];
-  if (!row || !deps.hasher.sameHash(keyHash, row.keyHash)) throw unauthorized();
+  const rows = await deps.db.sql<KeyRow>(Prisma.sql`${API_KEY_SELECT} WHERE k."keyHash" = ${keyHash}`);
+  let row = rows[0];
+  if (row && !deps.hasher.sameHash(keyHash, row.keyHash)) throw unauthorized();
+  // Only a miss during a rotation pays for the second look: a current key never does.
+  if (!row && deps.hasher.hasPrevious) row = await findUnderPreviousPepper(deps, key, keyHash);
+  if (!row) throw unauthorized();
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthorized();
   touchLastUsed(deps, row.id, row.keyHash, now);
   return {
@@ -52,6 +52,24 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
     plan: row.plan,
     rateLimitPerHour: row.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
   };
+}
+
+const API_KEY_SELECT = Prisma.sql`
+    SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"::text AS "plan"
+    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"`;
+
+/**
+ * A key issued before SECRET_KEY was rotated: one statement for all previous hashes, then its row is re-hashed under
+ * the current pepper, so the next request takes the one-statement path and the old key can be retired once every
+ * key has been used. Revoked and expired keys are re-hashed too: they stay refused either way.
+ */
+async function findUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<KeyRow | undefined> {
+  const previous = deps.hasher.previousHashes(key);
+  const [row] = await deps.db.sql<KeyRow>(Prisma.sql`${API_KEY_SELECT} WHERE k."keyHash" = ANY(${previous}::text[])`);
+  if (!row || !deps.hasher.matchesPrevious(previous, row.keyHash)) return undefined;
+  // Conditional on the old hash: a concurrent request that re-hashed it first makes this a no-op.
+  await deps.db.sql(Prisma.sql`UPDATE "ApiKey" SET "keyHash" = ${keyHash} WHERE "id" = ${row.id} AND "keyHash" = ${row.keyHash}`);
+  return { ...row, keyHash };
 }
 
 function touchLastUsed(deps: AppDeps, keyId: number, keyHash: string, now: Date): void {
@@ -79,10 +97,28 @@ export async function authenticateSiteKey(deps: AppDeps, header: string | null):
   if (header === null || header === '') throw new AppError('missing_site_key');
   if (!isWellFormedSiteKey(header)) throw new AppError('site_not_found');
   const keyHash = deps.hasher.hash(header);
-  const site = await deps.db.prisma.site.findUnique({
-    where: { siteKeyHash: keyHash },
-    select: { id: true, accountId: true, archivedAt: true, siteKeyHash: true },
-  });
-  if (!site || site.archivedAt || !deps.hasher.sameHash(keyHash, site.siteKeyHash)) throw new AppError('site_not_found');
+  let site = await deps.db.prisma.site.findUnique({ where: { siteKeyHash: keyHash }, select: SITE_SELECT });
+  if (site && !deps.hasher.sameHash(keyHash, site.siteKeyHash)) throw new AppError('site_not_found');
+  // As for API keys: a second look only on a miss during a rotation, then the row moves to the current pepper.
+  if (!site && deps.hasher.hasPrevious) site = await findSiteUnderPreviousPepper(deps, header, keyHash);
+  if (!site || site.archivedAt) throw new AppError('site_not_found');
   return { kind: 'site', accountId: site.accountId, siteId: site.id, keyHash };
+}
+
+const SITE_SELECT = { id: true, accountId: true, archivedAt: true, siteKeyHash: true } as const;
+
+interface SiteRow {
+  id: number;
+  accountId: number;
+  archivedAt: Date | null;
+  siteKeyHash: string;
+}
+
+async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<SiteRow | null> {
+  const previous = deps.hasher.previousHashes(key);
+  const site = await deps.db.prisma.site.findFirst({ where: { siteKeyHash: { in: previous } }, select: SITE_SELECT });
+  if (!site || !deps.hasher.matchesPrevious(previous, site.siteKeyHash)) return null;
+  // Raw, not site.update: re-hashing is no change of the site, so updatedAt stays.
+  await deps.db.sql(Prisma.sql`UPDATE "Site" SET "siteKeyHash" = ${keyHash} WHERE "id" = ${site.id} AND "siteKeyHash" = ${site.siteKeyHash}`);
+  return { ...site, siteKeyHash: keyHash };
 }

@@ -48,6 +48,11 @@ export class PhiCipher {
     }
   }
 
+  /** Whether a configured key (current or previous) opens rows labelled `keyId`. */
+  canOpen(keyId: string): boolean {
+    return this.byId.has(keyId);
+  }
+
   /** The id of the master key new rows are wrapped with. */
   get keyId(): string {
     return this.current.id;

@@ -18,13 +18,36 @@ export function deriveKey(secretKey: Buffer, purpose: string): Buffer {
 
 export class KeyHasher {
   private readonly pepper: Buffer;
+  private readonly previousPeppers: Buffer[];
 
-  constructor(secretKey: Buffer) {
+  /** `previousSecretKeys`: older SECRET_KEYs whose hashes still match during a rotation (never used to hash anew). */
+  constructor(secretKey: Buffer, previousSecretKeys: Buffer[] = []) {
     this.pepper = deriveKey(secretKey, 'credential-pepper');
+    const current = this.pepper.toString('hex');
+    this.previousPeppers = previousSecretKeys
+      .map((previous) => deriveKey(previous, 'credential-pepper'))
+      .filter((pepper, index, all) => pepper.toString('hex') !== current && all.findIndex((other) => other.equals(pepper)) === index);
   }
 
   hash(key: string): string {
     return createHmac('sha256', this.pepper).update(key).digest('hex');
+  }
+
+  /** Whether a miss under the current pepper is worth a second look (only during a rotation). */
+  get hasPrevious(): boolean {
+    return this.previousPeppers.length > 0;
+  }
+
+  /** The key's hashes under the previous peppers: what rows written before the rotation hold. */
+  previousHashes(key: string): string[] {
+    return this.previousPeppers.map((pepper) => createHmac('sha256', pepper).update(key).digest('hex'));
+  }
+
+  /** Constant-time: is the stored hash one of the presented key's previous hashes? Checks all of them either way. */
+  matchesPrevious(previousHashes: string[], storedHash: string): boolean {
+    let found = false;
+    for (const candidate of previousHashes) found = this.sameHash(candidate, storedHash) || found;
+    return found;
   }
 
   /**

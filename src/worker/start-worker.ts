@@ -8,7 +8,7 @@ import { startEventRelay } from './jobs/event-relay.js';
 import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
 import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
-import { PhiCipher } from '../infra/phi-crypto.js';
+import { createPhiCipher } from '../infra/keyring.js';
 import { createEmailHasher } from '../infra/secrets.js';
 import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
 import { deleteExpiredEvents } from './jobs/retention.job.js';
@@ -61,7 +61,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
 
-  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: new PhiCipher(config.secretKey) }), work);
+  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) }), work);
   await queue.work<DeliveryJobData>(
     QUEUE.webhookDelivery,
     createWebhookDeliveryHandler({
@@ -78,7 +78,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   // One request at a time per worker: a run is long and its batches already share the database fairly.
   await queue.work<ErasureJob>(
     QUEUE.erasureRun,
-    createErasureJobHandler({ db, phi: new PhiCipher(config.secretKey), hashEmail: createEmailHasher(config.secretKey), batchSize: config.erasureBatchSize }),
+    createErasureJobHandler({ db, phi: createPhiCipher(config), hashEmail: createEmailHasher(config.secretKey), batchSize: config.erasureBatchSize }),
     { batchSize: 1, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) },
   );
   await queue.work(

@@ -21,7 +21,7 @@ const parse = (text: string): unknown => (text.trim() ? JSON.parse(text) : undef
  */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   const base = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !['DATABASE_URL', 'DATA_DIR', 'SECRET_KEY', 'REDIS_URL', 'NODE_OPTIONS'].includes(name)),
+    Object.entries(process.env).filter(([name]) => !['DATABASE_URL', 'DATA_DIR', 'SECRET_KEY', 'SECRET_KEY_PREVIOUS', 'REDIS_URL', 'NODE_OPTIONS'].includes(name)),
   );
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...base, ...env } });

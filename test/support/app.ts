@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/context.js';
 import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
 import { createOutboundFetcher } from '../../src/infra/outbound-fetch.js';
-import { PhiCipher } from '../../src/infra/phi-crypto.js';
+import { createKeyHasher, createPhiCipher } from '../../src/infra/keyring.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_SECRET_KEY, testHasher } from './seed.js';
@@ -56,15 +56,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-export async function createTestApp(options: { db?: TestDatabase; rateLimits?: RateLimitStore; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { db?: TestDatabase; rateLimits?: RateLimitStore; env?: Record<string, string>; secrets?: { secretKey: Buffer; previousSecretKeys?: Buffer[] } } = {},
+): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
-  const config = testConfig(options.env);
+  // `secrets`: an app under another SECRET_KEY (rotation tests); by default every test's own key.
+  const secrets = { secretKey: options.secrets?.secretKey ?? TEST_SECRET_KEY, previousSecretKeys: options.secrets?.previousSecretKeys ?? [] };
+  const config = { ...testConfig(options.env), ...secrets };
   const queue = await startJobQueue({ db, databaseUrl: db.url });
   const deps: AppDeps = {
     config,
     db,
-    hasher: testHasher,
-    phi: new PhiCipher(TEST_SECRET_KEY),
+    hasher: options.secrets ? createKeyHasher(secrets) : testHasher,
+    phi: createPhiCipher(secrets),
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
     fetcher: createOutboundFetcher(config),
     queue,
@@ -100,7 +104,7 @@ export async function createTestApp(options: { db?: TestDatabase; rateLimits?: R
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: '{ __typename }' }),
       }));
-      const keyHash = testHasher.hash(key);
+      const keyHash = deps.hasher.hash(key);
       await vi.waitFor(async () => expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { keyHash } })).lastUsedAt).not.toBeNull());
     },
     graphql: (query, variables = {}, key) => request('POST', '/graphql', { key, body: { query, variables } }),

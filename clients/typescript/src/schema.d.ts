@@ -475,7 +475,7 @@ export interface components {
         Error: {
             error: string;
             /** @enum {string} */
-            code: "invalid_pagination" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "internal_error";
+            code: "invalid_pagination" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "internal_error" | "phi_key_unavailable";
         } & {
             [key: string]: unknown;
         };
@@ -1559,6 +1559,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `phi_key_unavailable` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "phi_key_unavailable";
+                    };
+                };
+            };
         };
     };
     "ingest-submission": {
@@ -1800,6 +1818,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `phi_key_unavailable` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "phi_key_unavailable";
+                    };
+                };
+            };
         };
     };
     "get-submission": {
@@ -1970,6 +2006,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `phi_key_unavailable` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "phi_key_unavailable";
                     };
                 };
             };

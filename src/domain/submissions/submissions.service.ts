@@ -7,7 +7,7 @@ import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
-import type { PhiCipher } from '../../infra/phi-crypto.js';
+import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
 
@@ -17,7 +17,15 @@ export const MAX_FORM_DATA_BYTES = 51_200;
 
 /** PHI forms keep only ciphertext at rest; everything else reads the plain column. */
 export function readFormData(phi: PhiCipher, submission: Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'>): unknown {
-  if (submission.formDataCiphertext && submission.formDataKeyId) return phi.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
+  if (submission.formDataCiphertext && submission.formDataKeyId) {
+    try {
+      return phi.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
+    } catch (error) {
+      // A rotation without SECRET_KEY_PREVIOUS (or a damaged row) is the service's state, not a crash: say so, retryable.
+      if (error instanceof PhiDecryptError) throw new AppError('phi_key_unavailable');
+      throw error;
+    }
+  }
   return submission.formData ?? {};
 }
 

@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import type { Prisma } from '../../infra/db.js';
 import { confirmationRecipient, type EmailJob, type SubmissionEmailKind } from '../../domain/webhooks/events.service.js';
 import { sendDeactivationEmail } from './webhook-deactivated.email.js';
-import { PhiCipher } from '../../infra/phi-crypto.js';
+import { createPhiCipher } from '../../infra/keyring.js';
 
 /**
  * Ingest emails (contract §4 "emails"): a confirmation to the first email-typed value of formData and a
@@ -115,12 +115,12 @@ export function renderSubmissionEmail(input: SubmissionEmailInput): OutgoingEmai
 export interface EmailJobDeps {
   prisma: Prisma;
   sender: EmailSender;
-  config: Pick<Config, 'secretKey' | 'host' | 'port'>;
+  config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'host' | 'port'>;
 }
 
 /** The `email.send` handler: reads the submission at send time (decrypting a PHI form's data in memory). */
 export function createEmailJobHandler(deps: EmailJobDeps): (job: EmailJob) => Promise<void> {
-  const cipher = new PhiCipher(deps.config.secretKey);
+  const cipher = createPhiCipher(deps.config);
   const apiBaseUrl = `http://${deps.config.host}:${deps.config.port}/v1`;
   return async (job) => {
     if (job.kind === 'webhook_deactivated') {
