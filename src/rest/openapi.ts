@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import recordedExamples from './openapi-examples.json' with { type: 'json' };
 import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
 import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
@@ -80,6 +81,29 @@ function successResponse(route: TableRoute, shapes: Map<Route, ResponseShape>): 
   return { description: 'Success', content };
 }
 
+interface Example {
+  summary: string;
+  value: unknown;
+}
+/**
+ * Real answers as examples: test/rest/recorded-bodies.test.ts drives every route and writes what it answered to
+ * openapi-examples.json (and fails when the file no longer matches what the routes answer).
+ */
+const EXAMPLES: Record<string, { request?: Example; responses: Record<string, Record<string, Example>> }> = recordedExamples;
+
+function withExamples(operation: JsonSchema, key: string): void {
+  const examples = EXAMPLES[key];
+  if (!examples) return;
+  const media = (holder: unknown): JsonSchema | undefined => ((holder as { content?: Record<string, JsonSchema> } | undefined)?.content ?? {})['application/json'];
+  const request = media(operation.requestBody);
+  if (request && examples.request) request.examples = { request: examples.request };
+  const responses = operation.responses as Record<string, unknown>;
+  for (const [status, byName] of Object.entries(examples.responses)) {
+    const response = media(responses[status]);
+    if (response) response.examples = byName;
+  }
+}
+
 /**
  * OpenAPI 3.1 of every v1 route, generated from the route table: request parts from the schemas that validate
  * them, response bodies from each route's pinned operation (its ResponseShape), so nothing here is written twice.
@@ -114,6 +138,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
         ...errorResponses(route),
       },
     };
+    withExamples(operation, `${route.method} ${route.path}`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {

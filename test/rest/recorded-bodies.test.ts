@@ -18,6 +18,8 @@ import { at, widgetsAccount, widgetsSite } from '../widgets/fixture.js';
  */
 
 const FIXTURE = fileURLToPath(new URL('./recorded-bodies.json', import.meta.url));
+/** The OpenAPI document's examples are these real answers (src/rest/openapi.ts reads the file). */
+const EXAMPLES = fileURLToPath(new URL('../../src/rest/openapi-examples.json', import.meta.url));
 const FIELDS = fileURLToPath(new URL('./v1-fields.json', import.meta.url));
 const TOKEN = 'T0k3n_T0k3n_T0k3n_T0k3n_T0k3n_12';
 const KEPT_HEADERS = ['content-type', 'location', 'idempotent-replayed', 'allow', 'retry-after', 'x-ratelimit-limit'];
@@ -201,11 +203,49 @@ function steps(ids: { form: number; phiForm: number; submission: number; calenda
   ];
 }
 
+/** A placeholder made for comparison becomes a plausible value again in an example. */
+const exampleValue = (text: string): unknown => JSON.parse(text.replaceAll('"<now>"', '"2026-11-24T12:00:00.000Z"').replaceAll('whsec_<secret>', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'));
+
+const EXAMPLE_NOW = Date.parse('2026-11-24T12:00:00.000Z');
+/** Request dates made relative to the run's clock (a replay window) keep their distance from a fixed "now". */
+function fixedDates(value: unknown): unknown {
+  const now = Date.now();
+  const hour = 3_600_000;
+  return JSON.parse(
+    JSON.stringify(value).replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (iso) => {
+      const offset = Date.parse(iso) - now;
+      return Math.abs(offset) < 7 * 24 * hour ? new Date(EXAMPLE_NOW + Math.round(offset / hour) * hour).toISOString() : iso;
+    }),
+  );
+}
+
+/**
+ * Per route (`METHOD /path`): the first request body that succeeded, and per status the first answer of each
+ * error code (or the first success), each named after its step.
+ */
+function examplesOf(tableRoutes: { method: string; path: string }[], answers: Recorded[], bodies: unknown[]) {
+  const out: Record<string, { request?: { summary: string; value: unknown }; responses: Record<string, Record<string, { summary: string; value: unknown }>> }> = {};
+  answers.forEach((answer, index) => {
+    const route = tableRoutes.find((r) => new RegExp(`^${r.method} /v1${r.path.replace(/\{\w+\}/g, '[^/?]+')}(\\?.*)?$`).test(answer.request));
+    if (!route || !answer.body) return;
+    const entry = (out[`${route.method} ${route.path}`] ??= { responses: {} });
+    const body = exampleValue(answer.body) as { code?: string };
+    const name = answer.status >= 400 ? (body.code ?? 'error') : 'success';
+    const byStatus = (entry.responses[String(answer.status)] ??= {});
+    byStatus[name] ??= { summary: answer.name, value: body };
+    const sent = bodies[index];
+    if (answer.status < 300 && sent !== undefined && !entry.request) entry.request = { summary: answer.name, value: fixedDates(sent) };
+  });
+  return out;
+}
+
 describe('recorded v1 bodies', () => {
   let t: TestApp;
   let acme: ImportedAccount;
   let free: ImportedAccount;
   let recorded: Recorded[];
+  /** The request body each recorded step sent (same order as `recorded`). */
+  let requestBodies: unknown[];
   let events: unknown[];
 
   beforeAll(async () => {
@@ -274,6 +314,7 @@ describe('recorded v1 bodies', () => {
     const siteKeys = { verified: acme.sites.main!.siteKey, unverified: acme.sites.pending!.siteKey };
 
     recorded = [];
+    requestBodies = [];
     const last: { delivery?: string; event?: string } = {};
     for (const step of steps(ids)) {
       const auth = step.auth ?? 'full';
@@ -288,6 +329,7 @@ describe('recorded v1 bodies', () => {
       if (step.name === 'list events') last.event = (response.body as { data: { id: string }[] }).data[0]?.id;
       const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name) ?? '']] : [])));
       recorded.push({ name: step.name, request: `${step.method} ${step.path}`, status: response.status, headers, body: normalize(response.text) });
+      requestBodies.push(step.body);
     }
     const outbox = await t.db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } });
     // The event's id is random (a UUID); its type, date and data are what the refactor must keep.
@@ -312,6 +354,12 @@ describe('recorded v1 bodies', () => {
 
   it('leaves out only the streamed rows', () => {
     expect(routes.filter(isStreamRoute).map((route) => `${route.method} ${route.path}`)).toEqual(['GET /forms/{id}/submissions/export']);
+  });
+
+  it('gives the OpenAPI document these real answers as its examples (regenerated with RECORD_BODIES=1)', () => {
+    const examples = examplesOf(tableRoutes, recorded, requestBodies);
+    if (process.env.RECORD_BODIES === '1' || !existsSync(EXAMPLES)) writeFileSync(EXAMPLES, `${JSON.stringify(examples, null, 2)}\n`);
+    expect(JSON.parse(readFileSync(EXAMPLES, 'utf8'))).toStrictEqual(examples);
   });
 
   it('drives every route of the table to a success', () => {
