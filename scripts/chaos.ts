@@ -3,7 +3,7 @@ import pg from 'pg';
 import { chaosProblems, runChaos } from '../test/chaos/chaos-run.js';
 
 /**
- * `npm run chaos [-- --seconds 20 --per-second 12 --concurrency 4 --wait-seconds 45]`: the multi-replica chaos run (test/chaos/chaos-run.ts) against a PostgreSQL
+ * `npm run chaos [-- --seconds 20 --per-second 12 --concurrency 4 --wait-seconds 90]`: the multi-replica chaos run (test/chaos/chaos-run.ts) against a PostgreSQL
  * server and a Redis (DATABASE_URL, REDIS_URL; the Redis database should be one nothing else counts in). It creates
  * its own database on that server and drops it afterwards. Prints the figures, then one line
  * `acknowledged A / lost L / duplicated D / undelivered U`; exits 1 on any loss, duplicate, missing or badly signed
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
       loadMs: argument('seconds', 20) * 1000,
       concurrency: argument('concurrency', 4),
       perSecond: argument('per-second', 12),
-      deliveryWaitMs: argument('wait-seconds', 45) * 1000,
+      deliveryWaitMs: argument('wait-seconds', 90) * 1000,
       log: (line) => process.stdout.write(`chaos: ${line}\n`),
     });
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
