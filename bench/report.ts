@@ -83,6 +83,20 @@ export function markdown(results: Results): string {
   lines.push('| submissions | req/s |', '|---:|---:|');
   lines.push(`| ${sizes?.formsList10k ?? '10k'} | ${cell(results.scaling.formsList10k.reqPerSec)} |`);
   lines.push(`| ${sizes?.formsList1m ?? '1M'} | ${cell(results.scaling.formsList1m.reqPerSec)} |`);
+  const stages = (results.details.stages ?? {}) as Record<string, { title: string; figures: Record<string, unknown> }>;
+  for (const [name, stage] of Object.entries(stages)) {
+    lines.push('', `## Stage ${name}: ${stage.title}`, '');
+    const scalars = Object.entries(stage.figures).filter(([, v]) => !Array.isArray(v));
+    if (scalars.length) {
+      lines.push('| figure | value |', '|---|---:|');
+      for (const [key, value] of scalars) lines.push(`| ${key} | ${typeof value === 'object' && value !== null ? JSON.stringify(value) : cell(value as number | string | boolean | null)} |`);
+    }
+    for (const [key, rows] of Object.entries(stage.figures).filter(([, v]) => Array.isArray(v)) as [string, Record<string, unknown>[]][]) {
+      const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+      lines.push('', `${key}:`, '', `| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`);
+      for (const row of rows) lines.push(`| ${columns.map((c) => cell(row[c] as number | string | boolean | null)).join(' | ')} |`);
+    }
+  }
   lines.push('', '## Targets', '');
   lines.push('| target | wanted | measured | holds |', '|---|---|---:|---|');
   for (const t of (results.details.targets as Target[] | undefined) ?? []) lines.push(`| ${t.name} | ${t.target} | ${cell(t.value)} | ${cell(t.holds)} |`);

@@ -11,6 +11,8 @@ import { freePort, load, mergeResults, readRss, readyOnHttp, readyOnListeningLin
 import { mainThreadProfile, summarizeProfile, type ProfileSummary } from './profile.js';
 import { ratio, round, SCENARIOS, writeReport, type Results, type ScenarioName, type ScenarioResult, type Target } from './report.js';
 import { startSqlCounter } from './sql-counter.js';
+import { STAGES } from './stages/index.js';
+import type { StageContext, StageResult } from './stages/stage.js';
 
 /**
  * `npm run bench`: builds the dataset on PostgreSQL (database wg_bench at N submissions, plus
@@ -21,7 +23,9 @@ import { startSqlCounter } from './sql-counter.js';
  * Flags: --submissions N (100000), --duration S (10), --warmup S (3), --connections C (32),
  * --scaling 10000,1000000 | none, --profile forms-list,ingest (cpu profiles of the gateway),
  * --rounds R (3: slices per interleaved comparison), --database-url URL (else DATABASE_URL, else the
- * local server), --no-sql-count, --count-requests N (200).
+ * local server), --no-sql-count, --count-requests N (200), --stages main,webhooks,… (all: `main` is the
+ * scenarios above, the others are bench/stages/*; a run without `main` writes bench/out/results-partial.*
+ * and leaves bench/results.* alone).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -39,6 +43,7 @@ const { values: flags } = parseArgs({
     'no-sql-count': { type: 'boolean', default: false },
     'count-requests': { type: 'string', default: '200' },
     rounds: { type: 'string', default: '3' },
+    stages: { type: 'string', default: 'all' },
   },
 });
 
@@ -58,6 +63,9 @@ const SCALING = flags.scaling === 'none' ? [] : (flags.scaling ?? '').split(',')
 const [SCALE_LOW, SCALE_HIGH] = [SCALING[0] ?? null, SCALING[1] ?? null];
 const PROFILE = (flags.profile ?? '').split(',').filter(Boolean) as ScenarioName[];
 for (const name of PROFILE) if (!SCENARIOS.includes(name)) throw new Error(`--profile: unknown scenario ${name}`);
+const STAGE_NAMES = flags.stages === 'all' ? ['main', ...STAGES.map((stage) => stage.name)] : (flags.stages ?? '').split(',').filter(Boolean);
+for (const name of STAGE_NAMES) if (name !== 'main' && !STAGES.some((stage) => stage.name === name)) throw new Error(`--stages: unknown stage ${name} (known: main, ${STAGES.map((stage) => stage.name).join(', ')})`);
+const RUN_MAIN = STAGE_NAMES.includes('main');
 const SERVER_URL = flags['database-url'] ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const started = performance.now();
@@ -248,7 +256,7 @@ const GATEWAY_SOURCE = join(ROOT, 'src', 'main.ts');
 /** Production mode is the compiled build (`npm run build`, `npm run start:prod`), rebuilt at the start of every run. */
 const GATEWAY_ENTRY = join(ROOT, 'dist', 'main.js');
 
-async function startGateway(databaseUrl: string, secretKey: string, dataDir: string, nodeFlags: string[] = []): Promise<Child> {
+async function startGateway(databaseUrl: string, secretKey: string, dataDir: string, nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   return startChild({
     name: 'gateway',
@@ -267,6 +275,7 @@ async function startGateway(databaseUrl: string, secretKey: string, dataDir: str
       // The in-process rate-limit window, like the hand-written reference's.
       REDIS_URL: '',
       DATA_DIR: dataDir,
+      ...env,
     },
     ready: readyOnHttp(port, '/v1/forms'),
   });
@@ -332,12 +341,13 @@ async function main(): Promise<void> {
   const loadTimes: Record<string, number> = {};
   let gateway: Child | null = null;
   let peakRss: number | null = null;
+  const stageResults: Record<string, StageResult> = {};
 
   try {
     const topUp = await topUpSubmissions(url, dataset, N);
     loadTimes[String(N)] = Math.round(topUp.ms);
     log(`submissions: ${await submissionTotal(url)} (${(topUp.ms / 1000).toFixed(1)} s)`);
-    if (gatewayExists) {
+    if (gatewayExists && RUN_MAIN) {
       log('starting the gateway (npm run start:prod entry, NODE_ENV=production)');
       gateway = await startGateway(url, secretKey, join(scratch, 'gateway'));
       checks.gatewayIdleRssMb = round(readRss(gateway.pid)?.rssMb, 1);
@@ -347,20 +357,34 @@ async function main(): Promise<void> {
         if ((await preflight(base(gateway), requests[0]!)).ok) await load({ url: base(gateway), connections: CONNECTIONS, duration: Math.max(1, WARMUP), requests });
       }
     }
-    await mainStage(url, dataset, secretKey, gateway, scratch, { scenarios, refs, checks });
+    if (RUN_MAIN) await mainStage(url, dataset, secretKey, gateway, scratch, { scenarios, refs, checks });
     checks.countersExactAfterRun = await countersExact(url);
     if (gateway) {
       peakRss = readRss(gateway.pid)?.hwmMb ?? null;
       await gateway.stop();
       gateway = null;
     }
-    if (!flags['no-sql-count']) await sqlPass(url, dataset, secretKey, gatewayExists, scratch, sql, sqlTexts);
-    if (gatewayExists && SCALE_LOW !== null && SCALE_HIGH !== null) {
+    if (RUN_MAIN && !flags['no-sql-count']) await sqlPass(url, dataset, secretKey, gatewayExists, scratch, sql, sqlTexts);
+    if (RUN_MAIN && gatewayExists && SCALE_LOW !== null && SCALE_HIGH !== null) {
       const measured = await scalingStage(secretKey, scratch, loadTimes);
       scaling.formsList10k = measured.low;
       scaling.formsList1m = measured.high;
     }
     for (const name of PROFILE) if (gatewayExists) profiles[name] = await profilePass(name, url, dataset, secretKey, scratch);
+    const context: StageContext = {
+      serverUrl: SERVER_URL,
+      url,
+      dataset,
+      secretKey,
+      scratch,
+      settings: { submissions: N, durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS },
+      log,
+      startGateway: (databaseUrl, dataDir, env = {}, nodeFlags = []) => startGateway(databaseUrl, secretKey, dataDir, nodeFlags, env),
+    };
+    for (const stage of STAGES.filter((candidate) => STAGE_NAMES.includes(candidate.name))) {
+      log(`stage ${stage.name}: ${stage.title}`);
+      stageResults[stage.name] = await stage.run(context);
+    }
   } finally {
     if (gateway) await gateway.stop();
     rmSync(scratch, { recursive: true, force: true });
@@ -393,7 +417,7 @@ async function main(): Promise<void> {
   const maxRss = Math.max(...scenarioResults.map((s) => s.rssMb ?? 0), peakRss ?? 0);
   const holds = (value: number | null, ok: (v: number) => boolean): boolean | null => (value === null ? null : ok(value));
   const scalingRatio = ratio(high, low);
-  const targets: Target[] = [
+  const mainTargets: Target[] = [
     { name: 'forms list req/s vs hand-written (counters)', target: '>= 0.8', value: ratios.formsListVsHandwritten, holds: holds(ratios.formsListVsHandwritten, (v) => v >= 0.8) },
     { name: 'forms list p99 vs hand-written (counters)', target: '<= 1.25', value: ratios.formsListP99VsHandwritten, holds: holds(ratios.formsListP99VsHandwritten, (v) => v <= 1.25) },
     { name: 'forms list req/s at 1M vs at 10k', target: '>= 0.9', value: scalingRatio, holds: holds(scalingRatio, (v) => v >= 0.9) },
@@ -401,6 +425,7 @@ async function main(): Promise<void> {
     { name: 'ingest req/s vs hand-written insert + outbox', target: '>= 0.8', value: ratios.ingestVsHandwritten, holds: holds(ratios.ingestVsHandwritten, (v) => v >= 0.8) },
     { name: 'gateway RSS, MB (peak)', target: '< 200', value: round(maxRss || null, 1), holds: holds(maxRss || null, (v) => v < 200) },
   ];
+  const targets: Target[] = [...(RUN_MAIN ? mainTargets : []), ...Object.values(stageResults).flatMap((stage) => stage.targets)];
 
   const cpus = os.cpus();
   const results: Results = {
@@ -425,7 +450,8 @@ async function main(): Promise<void> {
     scaling: { formsList10k: { reqPerSec: low }, formsList1m: { reqPerSec: high } },
     ratios,
     details: {
-      settings: { submissions: N, durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS, scaling: SCALING.join(',') || 'none', countRequests: COUNT_REQUESTS },
+      settings: { submissions: N, durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS, scaling: SCALING.join(',') || 'none', countRequests: COUNT_REQUESTS, stages: STAGE_NAMES.join(',') },
+      stages: Object.fromEntries(Object.entries(stageResults).map(([name, stage]) => [name, { title: STAGES.find((s) => s.name === name)?.title ?? name, figures: stage.figures }])),
       scalingSizes: { formsList10k: SCALE_LOW, formsList1m: SCALE_HIGH },
       scalingP99: { formsList10k: round(scaling.formsList10k?.p99Ms, 2), formsList1m: round(scaling.formsList1m?.p99Ms, 2) },
       references: {
@@ -454,17 +480,21 @@ async function main(): Promise<void> {
         'The gateway runs with WORKERS_IN_PROCESS=false: ingest records its event (an OutboxEvent row, which the worker relays and fans out to webhooks and emails) with the submission, and nothing relays it, like the hand-written outbox row.',
         'Latency percentiles come from every 2xx response (autocannon response events, fractional ms).',
         ...notes,
+        ...Object.values(stageResults).flatMap((stage) => stage.notes ?? []),
       ],
       totalSeconds: Math.round((performance.now() - started) / 1000),
     },
   };
+  // A partial run (no main scenarios) must not replace the recorded full results.
+  const outDir = RUN_MAIN ? BENCH : join(BENCH, 'out');
+  const stem = RUN_MAIN ? 'results' : 'results-partial';
   writeReport(results, {
-    json: join(BENCH, 'results.json'),
-    md: join(BENCH, 'results.md'),
-    png: join(BENCH, 'results.png'),
-    svg: join(BENCH, 'results.svg'),
+    json: join(outDir, `${stem}.json`),
+    md: join(outDir, `${stem}.md`),
+    png: join(outDir, `${stem}.png`),
+    svg: join(outDir, `${stem}.svg`),
   });
-  log(`wrote bench/results.json, results.md, results.png, results.svg (${Math.round((performance.now() - started) / 1000)} s)`);
+  log(`wrote ${RUN_MAIN ? 'bench' : 'bench/out'}/${stem}.json, .md, .png, .svg (${Math.round((performance.now() - started) / 1000)} s)`);
   for (const target of targets) log(`target ${target.name} ${target.target}: ${target.value ?? 'n/a'} ${target.holds === null ? '' : target.holds ? 'holds' : 'MISSED'}`);
 }
 
