@@ -11,7 +11,9 @@ import { SCOPES } from '../src/scopes.js';
  * counts from them, so a stale counter would make the gateway answer something the references do not.
  */
 
-export const BENCH_DB = 'wg_bench';
+/** BENCH_DB=wg_bench_<suffix> lets two benches share one server without dropping each other's data. */
+export const BENCH_DB = process.env.BENCH_DB ?? 'wg_bench';
+if (!/^wg_bench[a-z0-9_]*$/.test(BENCH_DB)) throw new Error(`BENCH_DB must start with wg_bench and hold only a-z, 0-9 and _: ${BENCH_DB}`);
 export const FORMS = 100;
 export const CALENDARS = 50;
 export const BOOKINGS = 20_000;

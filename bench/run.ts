@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
   }
 
-  log(`dataset on ${new URL(SERVER_URL).host}: database wg_bench, ${N} submissions, scaling ${SCALING.join(', ') || 'off'}`);
+  log(`dataset on ${new URL(SERVER_URL).host}: database ${BENCH_DB}, ${N} submissions, scaling ${SCALING.join(', ') || 'off'}`);
   const url = await recreateDatabase(SERVER_URL, BENCH_DB);
   const dataset = await seedBase(url, Buffer.from(secretKey, 'base64'));
   const pgVersion = (await queryOne<{ version: string }>(url, 'SELECT version()'))?.version ?? 'unknown';
