@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { PhiCipher } from './phi-crypto.js';
-import { KeyHasher } from './secrets.js';
+import { createEmailMatcher, KeyHasher, type EmailMatcher } from './secrets.js';
 
 type Secrets = Pick<Config, 'secretKey' | 'previousSecretKeys'>;
 
@@ -10,3 +10,4 @@ type Secrets = Pick<Config, 'secretKey' | 'previousSecretKeys'>;
  */
 export const createPhiCipher = (config: Secrets): PhiCipher => new PhiCipher(config.secretKey, config.previousSecretKeys);
 export const createKeyHasher = (config: Secrets): KeyHasher => new KeyHasher(config.secretKey, config.previousSecretKeys);
+export const createErasureEmailMatcher = (config: Secrets): EmailMatcher => createEmailMatcher(config.secretKey, config.previousSecretKeys);

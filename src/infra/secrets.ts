@@ -71,6 +71,18 @@ export function createEmailHasher(secretKey: Buffer): (value: string) => string 
   return (value) => createHmac('sha256', key).update(value.trim().toLowerCase()).digest('hex');
 }
 
+/** Whether a value is the address behind a stored erasure hash. */
+export type EmailMatcher = (value: string, storedHash: string) => boolean;
+
+/**
+ * Matches under SECRET_KEY and every previous key: a request stored before a rotation and run by a worker
+ * started after it (SECRET_KEY=new, SECRET_KEY_PREVIOUS=old) must still find the address, not erase nothing.
+ */
+export function createEmailMatcher(secretKey: Buffer, previousSecretKeys: Buffer[] = []): EmailMatcher {
+  const hashers = [secretKey, ...previousSecretKeys].map(createEmailHasher);
+  return (value, storedHash) => hashers.some((hash) => hash(value) === storedHash);
+}
+
 const random43 = (): string => randomBytes(32).toString('base64url');
 
 export const generateApiKey = (): string => API_KEY_PREFIX + random43();

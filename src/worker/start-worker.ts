@@ -8,8 +8,7 @@ import { startEventRelay } from './jobs/event-relay.js';
 import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
 import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
-import { createPhiCipher } from '../infra/keyring.js';
-import { createEmailHasher } from '../infra/secrets.js';
+import { createErasureEmailMatcher, createPhiCipher } from '../infra/keyring.js';
 import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
 import { deleteExpiredEvents } from './jobs/retention.job.js';
 import { createWebhookDeliveryHandler, type DeliveryJobData, type RetryPolicy } from './jobs/webhook-delivery.job.js';
@@ -78,7 +77,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   // One request at a time per worker: a run is long and its batches already share the database fairly.
   await queue.work<ErasureJob>(
     QUEUE.erasureRun,
-    createErasureJobHandler({ db, phi: createPhiCipher(config), hashEmail: createEmailHasher(config.secretKey), batchSize: config.erasureBatchSize }),
+    createErasureJobHandler({ db, phi: createPhiCipher(config), matchesEmail: createErasureEmailMatcher(config), batchSize: config.erasureBatchSize }),
     { batchSize: 1, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) },
   );
   await queue.work(

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import type { ErasureJob } from '../../src/domain/submissions/erasure-requests.service.js';
 import { QUEUE } from '../../src/infra/jobs.js';
-import { createEmailHasher } from '../../src/infra/secrets.js';
+import { createEmailHasher, createEmailMatcher } from '../../src/infra/secrets.js';
+import { randomBytes } from 'node:crypto';
 import { runErasureRequest } from '../../src/worker/jobs/erasure.job.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { formFixture, seedAccount, siteFixture, TEST_SECRET_KEY } from '../support/seed.js';
@@ -37,7 +38,7 @@ const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 async function runQueuedErasures(batchSize = 2): Promise<number> {
   const jobs = await t.queue.boss.fetch<ErasureJob>(QUEUE.erasureRun, { batchSize: 10 });
   for (const job of jobs) {
-    await runErasureRequest({ db: t.db, phi: t.deps.phi, hashEmail: createEmailHasher(TEST_SECRET_KEY), batchSize }, job.data);
+    await runErasureRequest({ db: t.db, phi: t.deps.phi, matchesEmail: createEmailMatcher(TEST_SECRET_KEY), batchSize }, job.data);
     await t.queue.boss.complete(QUEUE.erasureRun, job.id);
   }
   return jobs.length;
@@ -91,9 +92,22 @@ describe('POST /v1/erasure-requests', () => {
     await ingest({ Email: 'ada@example.com' });
     const created = await t.request('POST', '/v1/erasure-requests', { key, body: { email: 'ada@example.com' } });
     await runQueuedErasures();
-    await runErasureRequest({ db: t.db, phi: t.deps.phi, hashEmail: createEmailHasher(TEST_SECRET_KEY), batchSize: 2 }, { requestId: created.body.id });
+    await runErasureRequest({ db: t.db, phi: t.deps.phi, matchesEmail: createEmailMatcher(TEST_SECRET_KEY), batchSize: 2 }, { requestId: created.body.id });
     expect((await t.request('GET', `/v1/erasure-requests/${created.body.id}`, { key })).body).toMatchObject({ status: 'done', submissionsErased: 1 });
     expect(await t.db.prisma.auditEvent.count({ where: { action: 'submission.erased' } })).toBe(1);
+  });
+
+  it('a request stored before a SECRET_KEY rotation is run by a rotated worker: found under SECRET_KEY_PREVIOUS', async () => {
+    const id = await ingest({ Email: 'ada@example.com' });
+    const created = await t.request('POST', '/v1/erasure-requests', { key, body: { email: 'ada@example.com' } });
+    const next = randomBytes(32);
+    // Under the new key alone the stored hash matches nothing: the request would finish having erased nothing.
+    expect(createEmailMatcher(next)('ada@example.com', createEmailHasher(TEST_SECRET_KEY)('ada@example.com'))).toBe(false);
+    const jobs = await t.queue.boss.fetch<ErasureJob>(QUEUE.erasureRun, { batchSize: 10 });
+    expect(jobs).toHaveLength(1);
+    await runErasureRequest({ db: t.db, phi: t.deps.phi, matchesEmail: createEmailMatcher(next, [TEST_SECRET_KEY]), batchSize: 2 }, jobs[0]!.data);
+    expect((await t.request('GET', `/v1/erasure-requests/${created.body.id}`, { key })).body).toMatchObject({ status: 'done', submissionsErased: 1 });
+    expect((await t.request('GET', `/v1/submissions/${id}`, { key })).status).toBe(404);
   });
 
   it('refuses what is not an address with 400 validation_failed, and creates no request', async () => {

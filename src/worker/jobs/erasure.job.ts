@@ -1,6 +1,7 @@
 import type { Database } from '../../infra/db.js';
 import { Prisma, type Submission } from '../../generated/prisma/client.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
+import type { EmailMatcher } from '../../infra/secrets.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
 import { eraseSubmissions } from '../../domain/submissions/erasure.service.js';
 import type { ErasureJob } from '../../domain/submissions/erasure-requests.service.js';
@@ -20,7 +21,8 @@ import { isPlainObject } from '../../domain/validation.js';
 export interface ErasureJobDeps {
   db: Database;
   phi: PhiCipher;
-  hashEmail: (value: string) => string;
+  /** Under SECRET_KEY and the previous keys: the request may predate a rotation. */
+  matchesEmail: EmailMatcher;
   batchSize: number;
 }
 
@@ -34,9 +36,9 @@ interface RequestRow {
 
 type Candidate = Pick<Submission, 'id' | 'formData' | 'formDataCiphertext' | 'formDataKeyId'>;
 
-function holdsAddress(formData: unknown, emailHash: string, hashEmail: (value: string) => string): boolean {
+function holdsAddress(formData: unknown, emailHash: string, matchesEmail: EmailMatcher): boolean {
   if (!isPlainObject(formData)) return false;
-  return Object.values(formData).some((value) => typeof value === 'string' && value.includes('@') && hashEmail(value) === emailHash);
+  return Object.values(formData).some((value) => typeof value === 'string' && value.includes('@') && matchesEmail(value, emailHash));
 }
 
 /** One batch; returns false when the request is done. */
@@ -54,7 +56,7 @@ async function eraseNextBatch(deps: ErasureJobDeps, requestId: number): Promise<
       await tx.sql(Prisma.sql`UPDATE "ErasureRequest" SET "status" = 'done', "completedAt" = now() WHERE "id" = ${requestId}`);
       return false;
     }
-    const matching = rows.filter((row) => holdsAddress(readFormData(deps.phi, row), request.emailHash, deps.hashEmail)).map((row) => row.id);
+    const matching = rows.filter((row) => holdsAddress(readFormData(deps.phi, row), request.emailHash, deps.matchesEmail)).map((row) => row.id);
     const erased = await eraseSubmissions(tx, { accountId: request.accountId, apiKeyId: request.apiKeyId }, matching);
     await tx.sql(Prisma.sql`
       UPDATE "ErasureRequest" SET "status" = 'running', "cursorId" = ${last.id}, "submissionsErased" = "submissionsErased" + ${erased.length}
