@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { validationFailed, type FieldProblem } from '../errors.js';
 
 /**
  * `createdFrom` (inclusive) / `createdBefore` (exclusive), contract §6.1 and §6.4: ISO 8601 date-times with an
- * offset or `Z`, one parser for every route and field that takes them (exports, and the lists' filters).
+ * offset or `Z`, one parser for every route and field that takes them (exports, the lists' filters, the GraphQL
+ * DateTime scalar). The query parameters' schema is list-filters.ts `createdRangeQuery`.
  */
 
 export interface CreatedRange {
@@ -11,7 +11,7 @@ export interface CreatedRange {
   before: Date | null;
 }
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
 
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -53,9 +53,3 @@ export function parseCreatedRange(raw: { createdFrom?: unknown; createdBefore?: 
   if (problems.length) throw validationFailed(problems);
   return { from, before };
 }
-
-/** The two query parameters, for a route's `query` (its OpenAPI document); values are checked by parseCreatedRange. */
-export const createdRangeQuery = {
-  createdFrom: z.string().optional().describe('ISO 8601 date-time with an offset or Z; inclusive'),
-  createdBefore: z.string().optional().describe('ISO 8601 date-time with an offset or Z; exclusive'),
-};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationFailed } from '../errors.js';
+import { parseIsoDateTime } from './created-range.js';
 
 /**
  * Decisions §6.1: the createdAt window of the submissions, bookings and orders lists, the same rules on REST
@@ -12,31 +13,14 @@ export interface CreatedRange {
 }
 
 /**
- * ISO 8601 date-time WITH an offset or `Z` (a time without one would be read in the server's zone): date, `T`,
- * hours and minutes, optional seconds and fraction. The calendar date must exist (no 2026-02-30 rolling over).
- */
-const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
-export function parseIsoTimestamp(raw: string): Date | null {
-  const match = ISO_WITH_OFFSET.exec(raw);
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second] = match.map(Number) as number[];
-  if (month === undefined || day === undefined || year === undefined) return null;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || (hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) return null;
-  const date = new Date(raw);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/**
  * A query-string timestamp: 400 `validation_failed` naming the parameter when it does not parse. It stays a
- * string: it travels as a variable to the pinned operation, whose DateTime scalar parses it with the same parser.
+ * string: it travels as a variable to the pinned operation, whose DateTime scalar parses it with the same parser (created-range.ts).
  */
 export const isoTimestampParam = z
   .string()
   // An unencoded `+01:00` arrives as ` 01:00` (a `+` in a query string means a space): read it as meant.
   .transform((raw) => raw.replace(/ (\d{2}:\d{2})$/, '+$1'))
-  .refine((raw) => parseIsoTimestamp(raw) !== null, 'must be an ISO 8601 date-time with an offset or Z, e.g. 2026-01-31T00:00:00Z');
+  .refine((raw) => parseIsoDateTime(raw) !== null, 'must be an ISO 8601 date-time with an offset or Z, e.g. 2026-01-31T00:00:00Z');
 
 export const createdRangeQuery = {
   createdFrom: isoTimestampParam.optional().describe('inclusive lower bound of createdAt (ISO 8601 with offset)'),

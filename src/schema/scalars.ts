@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
-import { parseIsoTimestamp } from '../domain/list-filters.js';
+import { parseIsoDateTime } from '../domain/created-range.js';
 import { builder } from './builder.js';
 
 builder.scalarType('DateTime', {
@@ -7,7 +7,7 @@ builder.scalarType('DateTime', {
   serialize: (value) => value.toISOString(),
   // The same parser as REST query parameters: a time without an offset would be read in the server's zone.
   parseValue: (value) => {
-    const date = typeof value === 'string' ? parseIsoTimestamp(value) : null;
+    const date = typeof value === 'string' ? parseIsoDateTime(value) : null;
     if (!date) throw new GraphQLError('DateTime must be an ISO 8601 date-time with an offset or Z');
     return date;
   },

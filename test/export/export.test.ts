@@ -114,6 +114,9 @@ describe('GET /v1/forms/{id}/submissions/export', () => {
     await ingest({ Name: 'at before' }, '2026-03-02T10:00:00.000Z');
     const res = await exportOf(`?createdFrom=${encodeURIComponent('2026-03-01T11:00:00+01:00')}&createdBefore=2026-03-02T10:00:00Z`);
     expect(res.text.split('\n').filter(Boolean).map((line) => JSON.parse(line).id)).toStrictEqual([from]);
+    // The lists' rule: an unencoded `+01:00` arrives as a space and is read as meant, sub-milliseconds round up.
+    const unencoded = await exportOf('?createdFrom=2026-03-01T11:00:00+01:00&createdBefore=2026-03-02T09:59:59.9999Z');
+    expect(unencoded.text.split('\n').filter(Boolean).map((line) => JSON.parse(line).id)).toStrictEqual([from]);
     const csv = await exportOf('?format=csv&createdFrom=2027-01-01T00:00:00Z');
     expect(csv.text).toBe('id,createdAt,sourceDomain,Name,Email,"Notes, ""quoted"""\r\n');
   });

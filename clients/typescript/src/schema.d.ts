@@ -6350,9 +6350,9 @@ export interface operations {
             query?: {
                 /** @description default ndjson */
                 format?: "ndjson" | "csv";
-                /** @description ISO 8601 date-time with an offset or Z; inclusive */
+                /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
                 createdFrom?: string;
-                /** @description ISO 8601 date-time with an offset or Z; exclusive */
+                /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
                 createdBefore?: string;
             };
             header?: never;

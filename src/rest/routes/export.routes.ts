@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireApiKeyViewer } from '../../context.js';
-import { createdRangeQuery, parseCreatedRange } from '../../domain/created-range.js';
+import { parseCreatedRange } from '../../domain/created-range.js';
+import { createdRangeQuery } from '../../domain/list-filters.js';
 import { exportFormSubmissions, type ExportFormat } from '../../domain/submissions/export.service.js';
 import { defineStreamRoute, type StreamRoute } from '../route.js';
 
