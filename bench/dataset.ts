@@ -226,6 +226,34 @@ export async function topUpSubmissions(url: string, dataset: BenchDataset, total
   return { added, ms: performance.now() - started };
 }
 
+/**
+ * Adds submissions to ONE form until it holds `total` (the export bench: a form of 100k, then 1M rows), each one
+ * second older than the next, then recomputes that form's counter and refreshes statistics like topUpSubmissions.
+ */
+export async function fillForm(url: string, dataset: BenchDataset, formId: number, total: number): Promise<{ added: number; ms: number }> {
+  const started = performance.now();
+  const added = await withClient(url, async (client) => {
+    const current = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM "Submission" WHERE "formId" = $1', [formId]);
+    const have = current.rows[0]!.count;
+    if (have >= total) return 0;
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO "Submission" ("accountId", "formId", "formData", "sourceDomain", "createdAt")
+       SELECT $1, $2,
+              jsonb_build_object('Name', 'Person ' || g, 'Email', 'person' || g || '@bench.example', 'Message', 'Hello from ' || g),
+              'bench.example.com', ${NOW_UTC} - interval '1 day' - make_interval(secs => 10000000 - g)
+       FROM generate_series($3::int + 1, $4::int) AS g`,
+      [dataset.accountId, formId, have, total],
+    );
+    await client.query(`UPDATE "Form" SET "submissionCount" = (SELECT count(*) FROM "Submission" WHERE "formId" = $1) WHERE id = $1`, [formId]);
+    await client.query('COMMIT');
+    await client.query('VACUUM ANALYZE "Submission"');
+    await client.query('CHECKPOINT').catch(() => undefined);
+    return total - have;
+  });
+  return { added, ms: performance.now() - started };
+}
+
 /** The counters must equal the rows: a check the report carries, since the service trusts the counters. */
 export async function countersExact(url: string): Promise<boolean> {
   return withClient(url, async (client) => {

@@ -199,7 +199,7 @@ function percentile(sorted: Float64Array, p: number): number {
  * One autocannon run. Latencies are collected from autocannon's per-response event, in fractional
  * milliseconds: its own histogram rounds to whole milliseconds, too coarse for the p99 ratio here.
  * Only 2xx responses count towards req/s and latency (as autocannon itself does for latency), and 304: the
- * answer a conditional GET scenario expects (no other scenario sends If-None-Match).
+ * answer a revalidation expects (bench/stages/revalidation.ts; no other run sends If-None-Match).
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];

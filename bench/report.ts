@@ -4,7 +4,7 @@ import { renderPng, renderSvg, type Bar, type Panel } from './plot.js';
 
 /** bench/results.json in the format (others read it), the markdown table and the plot. */
 
-export const SCENARIOS = ['forms-list', 'forms-list-304', 'submissions-list', 'order-get', 'ingest', 'graphql-dashboard'] as const;
+export const SCENARIOS = ['forms-list', 'submissions-list', 'order-get', 'ingest', 'graphql-dashboard'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface ScenarioResult {

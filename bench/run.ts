@@ -93,10 +93,6 @@ function requestsFor(name: ScenarioName, dataset: BenchDataset, apiKey: string):
   switch (name) {
     case 'forms-list':
       return [{ method: 'GET', path: '/v1/forms?limit=100', headers: auth }];
-    case 'forms-list-304':
-      // Revalidation of the same list (contract §6.2): `*` matches the current tag, so every answer is the 304 a
-      // client holding the tag gets, through the same path (one version statement, no body built).
-      return [{ method: 'GET', path: '/v1/forms?limit=100', headers: { ...auth, 'if-none-match': '*' } }];
     case 'submissions-list':
       return [{ method: 'GET', path: '/v1/forms/0/submissions', headers: auth, setupRequest: (req) => ({ ...req, path: `/v1/forms/${dataset.formIds[next() % dataset.formIds.length]}/submissions?limit=100` }) }];
     case 'order-get':
@@ -138,7 +134,7 @@ async function preflight(baseUrl: string, request: AutocannonRequest): Promise<{
     return { ok: false, status: 0, body: Buffer.from(`no answer: ${cause?.message ?? (error as Error).message}`) };
   }
   const body = Buffer.from(await response.arrayBuffer());
-  let ok = (response.status >= 200 && response.status < 300) || (response.status === 304 && Boolean(built.headers?.['if-none-match']));
+  let ok = response.status >= 200 && response.status < 300;
   if (ok && built.path === '/graphql') {
     const parsed = JSON.parse(body.toString('utf8')) as { errors?: unknown[] };
     if (parsed.errors?.length) ok = false;
@@ -558,7 +554,7 @@ async function mainStage(
     await bare.stop();
     bare = null;
     if (gateway) {
-      for (const name of ['forms-list-304', 'submissions-list', 'order-get', 'graphql-dashboard'] as const) {
+      for (const name of ['submissions-list', 'order-get', 'graphql-dashboard'] as const) {
         out.scenarios.set(name, await measure(`gateway ${name}`, gateway, requestsFor(name, dataset, key)));
       }
     }

@@ -30,12 +30,14 @@ function cString(buffer: Buffer, start: number): [string, number] {
   return [buffer.toString('utf8', start, end), end + 1];
 }
 
-export async function startSqlCounter(target: { host: string; port: number }): Promise<SqlCounter> {
+/** `ignore`: statements not counted (e.g. /pgboss\./: the job queue's polling on its timers, not any request's). */
+export async function startSqlCounter(target: { host: string; port: number }, options: { ignore?: RegExp } = {}): Promise<SqlCounter> {
   let statements = 0;
   let tally = new Map<string, number>();
   const sockets = new Set<net.Socket>();
 
   const record = (text: string): void => {
+    if (options.ignore?.test(text)) return;
     statements++;
     const key = text.replace(/\s+/g, ' ').trim().slice(0, 160);
     tally.set(key, (tally.get(key) ?? 0) + 1);

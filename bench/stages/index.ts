@@ -1,4 +1,6 @@
+import { exportStage } from './export.js';
+import { revalidation } from './revalidation.js';
 import type { Stage } from './stage.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [];
+export const STAGES: Stage[] = [revalidation, exportStage];

@@ -11,9 +11,10 @@ import { readFormData, submissionColumns, type Reader } from './submissions.serv
 
 /**
  * `GET /forms/{id}/submissions/export` (contract §6.4): a form's submissions, oldest first (createdAt, id), read
- * in keyset batches of BATCH rows, each its own short statement: between batches no connection or cursor is held,
- * so a slow or vanished client costs the pool nothing, and memory is one batch whatever the number of rows. The
- * caller pulls chunks only as fast as the client reads them (src/rest/streamed-body.ts).
+ * in keyset batches of BATCH rows, each its own short statement, the next one read while the current one is sent:
+ * no connection or cursor is held while the client reads, so a slow or vanished client costs the pool nothing, and
+ * memory is two batches whatever the number of rows. The caller pulls chunks only as fast as the client reads them
+ * (src/rest/streamed-body.ts), so a client that stops reading stops the reads one batch later.
  *
  * CSV needs every formData key before its header ("other keys sorted"): a first pass reads the keys only, up to
  * the newest row in range at that moment, and the rows pass stops at that same row, so header and rows describe
@@ -67,16 +68,26 @@ function rangeSql({ form, accountId, range }: ExportQuery, after: Position | nul
   );
 }
 
+/**
+ * The batches in order. The next batch is read while the caller works through the current one (one batch ahead,
+ * no more): the database round trip overlaps the serialising instead of adding to it.
+ */
 async function* batches(db: Database, query: ExportQuery, upTo: Position | null): AsyncGenerator<Submission[]> {
-  let after: Position | null = null;
-  for (;;) {
-    const rows: Submission[] = await db.sql<Submission>(Prisma.sql`
+  const read = (after: Position | null): Promise<Submission[]> =>
+    db.sql<Submission>(Prisma.sql`
       SELECT ${submissionColumns(true)} FROM "Submission" s
       WHERE ${rangeSql(query, after, upTo)} ORDER BY s."createdAt", s."id" LIMIT ${BATCH}`);
-    if (rows.length) yield rows;
-    const last = rows.at(-1);
-    if (!last || rows.length < BATCH) return;
-    after = { createdAt: last.createdAt, id: last.id };
+  let next: Promise<Submission[]> | null = read(null);
+  try {
+    while (next) {
+      const rows: Submission[] = await next;
+      const last = rows.at(-1);
+      next = last && rows.length === BATCH ? read({ createdAt: last.createdAt, id: last.id }) : null;
+      if (rows.length) yield rows;
+    }
+  } finally {
+    // The consumer stopped early (the client went away): the read ahead finishes on its own; its failure is nobody's.
+    next?.catch(() => undefined);
   }
 }
 
