@@ -2,17 +2,13 @@ import type { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import type { PageRequest } from '../domain/pagination.js';
 import type { ErrorCode } from '../errors.js';
-import type { Operations } from '../generated/graphql/operations.js';
+import type { OperationData, OperationName, OperationVariables } from './operations.js';
 import type { Scope } from '../scopes.js';
 import type { V1Presenters } from './present.js';
 import type { ShapeOptions } from './response-shape.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** A pinned operation's file name (src/rest/operations/<name>.graphql); codegen pairs it with its types. */
-export type OperationName = keyof Operations;
-export type OperationData<N extends OperationName> = Operations[N]['result'];
-export type OperationVariables<N extends OperationName> = Operations[N]['variables'];
 
 type PathParams<P extends string> = (P extends `${string}{id}${string}` ? { id: number } : Record<never, never>) &
   (P extends `${string}{deliveryId}${string}` ? { deliveryId: number } : Record<never, never>) &
