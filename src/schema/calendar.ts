@@ -11,10 +11,11 @@ import {
   type BookingView,
   type CalendarWidgetQuery,
 } from '../domain/widgets/calendars.service.js';
-import { normalizePagination, type Page } from '../domain/pagination.js';
+import type { Page } from '../domain/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { statusFilter, statusFilterArgs } from './list-filters.js';
+import { pageField, pageRef } from './pagination.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
    event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
@@ -58,17 +59,14 @@ export const BookingRef = builder.objectRef<BookingView>('Booking').implement({
 const BookingPage = pageRef('BookingPage', BookingRef);
 
 builder.queryFields((t) => ({
-  calendarWidgets: t.field({
+  calendarWidgets: pageField(t, {
     type: CalendarWidgetPage,
     description: 'Calendar widgets (not archived), newest first; domainId narrows to one registered domain',
     authScopes: { scope: 'read:calendars' },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), domainId: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireApiKeyViewer(context);
+    args: { domainId: t.arg.int() },
+    resolve: (args, page, context, info) => {
       const query = queryFromInfo({ context, info, typeName: 'CalendarWidget', path: ['data'] }) as CalendarWidgetQuery;
-      const page = normalizePagination(args.page, args.limit);
-      return listCalendarWidgets(context.deps.db.prisma, viewer.accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<CalendarWidget>>;
+      return listCalendarWidgets(context.deps.db.prisma, requireApiKeyViewer(context).accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<CalendarWidget>>;
     },
   }),
   calendarWidget: t.prismaField({
@@ -78,25 +76,13 @@ builder.queryFields((t) => ({
     resolve: (query, _root, args, context) =>
       getCalendarWidgetOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as CalendarWidgetQuery),
   }),
-  calendarWidgetBookings: t.field({
+  calendarWidgetBookings: pageField(t, {
     type: BookingPage,
     description: 'Bookings of a calendar widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:bookings' },
-    complexity: listComplexity,
-    args: {
-      calendarWidgetId: t.arg.int({ required: true }),
-      ...pageArgs(t.arg),
-      status: t.arg({ type: BookingStatusEnum }),
-      createdFrom: t.arg({ type: 'DateTime', description: 'inclusive' }),
-      createdBefore: t.arg({ type: 'DateTime', description: 'exclusive' }),
-    },
-    resolve: (_root, args, context) =>
-      listCalendarBookings(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.calendarWidgetId, {
-        ...normalizePagination(args.page, args.limit),
-        status: args.status,
-        createdFrom: args.createdFrom,
-        createdBefore: args.createdBefore,
-      }),
+    args: { calendarWidgetId: t.arg.int({ required: true }), ...statusFilterArgs(t.arg, BookingStatusEnum) },
+    resolve: (args, page, context) =>
+      listCalendarBookings(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.calendarWidgetId, { ...page, ...statusFilter(args) }),
   }),
   booking: t.field({
     type: BookingRef,
