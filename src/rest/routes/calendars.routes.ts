@@ -9,20 +9,18 @@ const calendars = rowsOf({ tag: 'Calendar widgets', auth: 'apiKey', scope: 'read
 const bookings = rowsOf({ tag: 'Bookings', auth: 'apiKey', scope: 'read:bookings' });
 
 export const calendarRoutes: Route[] = [
-  calendars.list({
-    path: '/calendar-widgets',
+  calendars.list('/calendar-widgets', {
     summary: 'List calendar widgets with their booking counts, newest first',
     query: z.object({ domainId: idQueryParam.optional() }),
     operation: 'calendar-widgets-list',
     variables: ({ query }) => query,
   }),
-  calendars.read({ path: '/calendar-widgets/{id}', operation: 'calendar-widget-get', summary: 'Read a calendar widget with its settings, appearance and behavior (webhook keys removed)' }),
-  bookings.list({
-    path: '/calendar-widgets/{id}/bookings',
+  calendars.read('/calendar-widgets/{id}', { operation: 'calendar-widget-get', summary: 'Read a calendar widget with its settings, appearance and behavior (webhook keys removed)' }),
+  bookings.list('/calendar-widgets/{id}/bookings', {
     summary: 'List a calendar widget’s bookings, newest first; optional status and createdAt window [createdFrom, createdBefore)',
     query: z.object({ status: z.enum(BOOKING_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'calendar-widget-bookings-list',
     variables: ({ params, query }) => ({ calendarWidgetId: params.id, ...query }),
   }),
-  bookings.read({ path: '/bookings/{id}', operation: 'booking-get', summary: 'Read a booking' }),
+  bookings.read('/bookings/{id}', { operation: 'booking-get', summary: 'Read a booking' }),
 ];

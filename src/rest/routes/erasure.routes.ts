@@ -24,26 +24,21 @@ const createErasureBodySchema = z
 const erasure = rowsOf({ tag: 'Erasure', auth: 'apiKey', scope: 'write:submissions' });
 
 export const erasureRoutes: Route[] = [
-  erasure.row({
-    method: 'DELETE',
-    path: '/submissions/{id}',
+  erasure.row('DELETE /submissions/{id}', {
     summary:
       'Erase a submission: gone from reads, lists, totals and counts, its formData from every stored copy (idempotency record included); fires submission.deleted; its Idempotency-Key then replays as 404',
     operation: 'delete-submission',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 204 },
   }),
-  erasure.row({
-    method: 'POST',
-    path: '/erasure-requests',
+  erasure.row('POST /erasure-requests', {
     summary: 'Erase every submission one of whose formData values is this email (trimmed, case-insensitive), PHI forms included, in the background; 202',
     body: createErasureBodySchema,
     operation: 'create-erasure-request',
     variables: ({ body }) => ({ email: body.email }),
     success: { status: 202 },
   }),
-  erasure.read({
-    path: '/erasure-requests/{id}',
+  erasure.read('/erasure-requests/{id}', {
     operation: 'get-erasure-request',
     summary: 'Follow an erasure request: status pending → running → done, with the number of submissions erased',
   }),

@@ -8,8 +8,7 @@ import { isoDateTimeParam } from './params.js';
 const events = rowsOf({ tag: 'Events', auth: 'apiKey', scope: null });
 
 export const eventRoutes: Route[] = [
-  events.list({
-    path: '/events',
+  events.list('/events', {
     summary: 'Events of the last 30 days, newest first, as delivered; only the kinds whose read scope the key holds',
     query: z.object({
       type: z.enum(EVENT_TYPES as [string, ...string[]]).optional(),
@@ -19,9 +18,7 @@ export const eventRoutes: Route[] = [
     operation: 'events-list',
     variables: ({ query }) => query,
   }),
-  events.row({
-    method: 'GET',
-    path: '/events/{eventId}',
+  events.row('GET /events/{eventId}', {
     summary: 'One event as delivered (404 for a kind whose read scope the key lacks)',
     operation: 'event-get',
     variables: ({ params }) => ({ id: params.eventId }),

@@ -7,18 +7,15 @@ import { idQueryParam } from './params.js';
 const forms = rowsOf({ tag: 'Forms', auth: 'apiKey', scope: 'read:forms' });
 
 export const formRoutes: Route[] = [
-  forms.list({
-    path: '/forms',
+  forms.list('/forms', {
     summary: 'List active forms (or, with archived=true, archived ones), newest first',
     query: z.object({ domainId: idQueryParam.optional(), archived: z.enum(['true', 'false']).optional() }),
     operation: 'list-forms',
     variables: ({ query }) => ({ ...query, archived: query.archived === 'true' }),
   }),
-  forms.read({ path: '/forms/{id}', operation: 'get-form', summary: 'Read a form with its fields' }),
-  forms.row({
+  forms.read('/forms/{id}', { operation: 'get-form', summary: 'Read a form with its fields' }),
+  forms.row('POST /forms', {
     scope: 'write:forms',
-    method: 'POST',
-    path: '/forms',
     summary: 'Create a form bound to a verified production domain',
     body: { schema: createFormBodySchema, parse: parseCreateFormInput },
     errors: ['domain_required', 'invalid_domain', 'plan_limit_reached'],
@@ -27,10 +24,8 @@ export const formRoutes: Route[] = [
     success: { status: 201, headers: ['Location'] },
     outcome: (data) => ({ headers: { Location: `/v1/forms/${data.createForm.id}` } }),
   }),
-  forms.row({
+  forms.row('PATCH /forms/{id}', {
     scope: 'write:forms',
-    method: 'PATCH',
-    path: '/forms/{id}',
     summary: 'Change name, fields or webhookUrl, or archive/restore a form',
     body: { schema: updateFormBodySchema, parse: parseUpdateFormInput },
     errors: ['forbidden_field', 'plan_limit_reached'],
@@ -38,10 +33,8 @@ export const formRoutes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
   }),
-  forms.row({
+  forms.row('DELETE /forms/{id}', {
     scope: 'write:forms',
-    method: 'DELETE',
-    path: '/forms/{id}',
     summary: 'Archive a form; its submissions are preserved',
     operation: 'archive-form',
     variables: ({ params }) => ({ id: params.id }),

@@ -9,20 +9,18 @@ const shopWidgets = rowsOf({ tag: 'Shop widgets', auth: 'apiKey', scope: 'read:e
 const orders = rowsOf({ tag: 'Orders', auth: 'apiKey', scope: 'read:orders' });
 
 export const shopRoutes: Route[] = [
-  shopWidgets.list({
-    path: '/ecommerce-widgets',
+  shopWidgets.list('/ecommerce-widgets', {
     summary: 'List shop widgets with their order counts, newest first',
     query: z.object({ domainId: idQueryParam.optional() }),
     operation: 'ecommerce-widgets-list',
     variables: ({ query }) => query,
   }),
-  shopWidgets.read({ path: '/ecommerce-widgets/{id}', operation: 'ecommerce-widget-get', summary: 'Read a shop widget with imageUrls, interval and trialDays' }),
-  orders.list({
-    path: '/ecommerce-widgets/{id}/orders',
+  shopWidgets.read('/ecommerce-widgets/{id}', { operation: 'ecommerce-widget-get', summary: 'Read a shop widget with imageUrls, interval and trialDays' }),
+  orders.list('/ecommerce-widgets/{id}/orders', {
     summary: 'List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore)',
     query: z.object({ status: z.enum(ORDER_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'ecommerce-widget-orders-list',
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
   }),
-  orders.read({ path: '/orders/{id}', operation: 'order-get', summary: 'Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)' }),
+  orders.read('/orders/{id}', { operation: 'order-get', summary: 'Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)' }),
 ];

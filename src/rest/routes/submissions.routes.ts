@@ -23,18 +23,15 @@ const ingestBodySchema = z
 const submissions = rowsOf({ tag: 'Submissions', auth: 'apiKey', scope: 'read:submissions' });
 
 export const submissionRoutes: Route[] = [
-  submissions.list({
-    path: '/forms/{id}/submissions',
+  submissions.list('/forms/{id}/submissions', {
     summary: 'List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore)',
     query: z.object(createdRangeQuery),
     errors: ['phi_key_unavailable'],
     operation: 'list-form-submissions',
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
   }),
-  submissions.read({ path: '/submissions/{id}', operation: 'get-submission', summary: 'Read a submission', errors: ['phi_key_unavailable'] }),
-  submissions.row({
-    method: 'POST',
-    path: '/forms/{id}/submissions',
+  submissions.read('/submissions/{id}', { operation: 'get-submission', summary: 'Read a submission', errors: ['phi_key_unavailable'] }),
+  submissions.row('POST /forms/{id}/submissions', {
     summary: 'Ingest a submission through the widget pipeline (webhooks, emails, PHI handling); idempotent with Idempotency-Key',
     scope: 'write:submissions',
     requestHeaders: ['Idempotency-Key'],

@@ -28,34 +28,27 @@ const deliveryIds = ({ params }: { params: { id: number; deliveryId: number } })
 
 /** The delivery log of a subscription (contract §6.5). Deliveries to a form's webhookUrl are reached through GraphQL. */
 export const webhookDeliveryRoutes: Route[] = [
-  webhooks.list({
-    path: '/webhooks/{id}/deliveries',
+  webhooks.list('/webhooks/{id}/deliveries', {
     summary: "A subscription's deliveries, newest first, optionally of one status (no payloads; any key of the account)",
     query: z.object({ status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional() }),
     operation: 'webhook-deliveries-list',
     variables: ({ params, query }) => ({ ...query, webhookId: params.id }),
   }),
-  webhooks.row({
-    method: 'GET',
-    path: '/webhooks/{id}/deliveries/{deliveryId}',
+  webhooks.row('GET /webhooks/{id}/deliveries/{deliveryId}', {
     summary: "One delivery with the exact body sent and every attempt; needs the read scope of the subscription's event",
     errors: ['insufficient_scope'],
     operation: 'webhook-delivery-get',
     variables: deliveryIds,
     success: { status: 200 },
   }),
-  webhooks.row({
-    method: 'POST',
-    path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  webhooks.row('POST /webhooks/{id}/deliveries/{deliveryId}/redeliver', {
     summary: 'Send a delivery again, with its original webhook-id and payload; 202 with the delivery, now pending',
     errors: ['insufficient_scope'],
     operation: 'webhook-delivery-redeliver',
     variables: deliveryIds,
     success: { status: 202 },
   }),
-  webhooks.row({
-    method: 'POST',
-    path: '/webhooks/{id}/replay',
+  webhooks.row('POST /webhooks/{id}/replay', {
     summary:
       'Send again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status "failed"); queued, 202 at once',
     body: { schema: replayBodySchema, parse: parseReplayBody },
@@ -64,9 +57,7 @@ export const webhookDeliveryRoutes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 202 },
   }),
-  webhooks.row({
-    method: 'POST',
-    path: '/webhooks/{id}/ping',
+  webhooks.row('POST /webhooks/{id}/ping', {
     summary: 'Send { id, type: "webhook.ping", createdAt, data: { webhookId } } at once; 202 with the new delivery',
     operation: 'webhook-ping',
     variables: ({ params }) => ({ id: params.id }),

@@ -62,9 +62,7 @@ export function parseUpdateWebhookBody(value: unknown): { url?: string; active?:
 export const webhooks = rowsOf({ tag: 'Webhooks', auth: 'apiKey', scope: null });
 
 export const webhookRoutes: Route[] = [
-  webhooks.row({
-    method: 'POST',
-    path: '/webhooks',
+  webhooks.row('POST /webhooks', {
     summary:
       'Subscribe to an event (REST Hooks). 201 with the signing secret, shown once; an identical url + event + form subscription is returned with 200 and secret null',
     // The scope depends on the event (submission.* read:submissions, form.* read:forms): checked by the resolver.
@@ -76,11 +74,9 @@ export const webhookRoutes: Route[] = [
     success: { status: 201, also: [200] },
     outcome: (data) => (data.createWebhook.created ? {} : { status: 200 }),
   }),
-  webhooks.list({ path: '/webhooks', operation: 'webhook-list', summary: 'List webhook subscriptions, newest first (without secrets)', variables: ({ query }) => query }),
-  webhooks.read({ path: '/webhooks/{id}', operation: 'webhook-get', summary: 'Read a webhook subscription (without its secret)' }),
-  webhooks.row({
-    method: 'PATCH',
-    path: '/webhooks/{id}',
+  webhooks.list('/webhooks', { operation: 'webhook-list', summary: 'List webhook subscriptions, newest first (without secrets)', variables: ({ query }) => query }),
+  webhooks.read('/webhooks/{id}', { operation: 'webhook-get', summary: 'Read a webhook subscription (without its secret)' }),
+  webhooks.row('PATCH /webhooks/{id}', {
     summary: "Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event",
     // The scope depends on the subscription's event: checked by the resolver.
     body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
@@ -89,9 +85,7 @@ export const webhookRoutes: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
   }),
-  webhooks.row({
-    method: 'DELETE',
-    path: '/webhooks/{id}',
+  webhooks.row('DELETE /webhooks/{id}', {
     summary: 'Unsubscribe; works on every plan, the Free plan included',
     planGate: false,
     operation: 'webhook-delete',
