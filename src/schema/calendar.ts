@@ -1,6 +1,4 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
-import type { CalendarWidget } from '../generated/prisma/client.js';
 import {
   BOOKING_STATUSES,
   calendarObjectV1,
@@ -11,11 +9,11 @@ import {
   type BookingView,
   type CalendarWidgetQuery,
 } from '../domain/widgets/calendars.service.js';
-import type { Page } from '../domain/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
 import { pageField, pageRef } from './pagination.js';
+import { widgetListField } from './widget-list.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
    event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
@@ -59,15 +57,12 @@ export const BookingRef = builder.objectRef<BookingView>('Booking').implement({
 const BookingPage = pageRef('BookingPage', BookingRef);
 
 builder.queryFields((t) => ({
-  calendarWidgets: pageField(t, {
+  calendarWidgets: widgetListField(t, {
     type: CalendarWidgetPage,
+    typeName: 'CalendarWidget',
     description: 'Calendar widgets (not archived), newest first; domainId narrows to one registered domain',
-    authScopes: { scope: 'read:calendars' },
-    args: { domainId: t.arg.int() },
-    resolve: (args, page, context, info) => {
-      const query = queryFromInfo({ context, info, typeName: 'CalendarWidget', path: ['data'] }) as CalendarWidgetQuery;
-      return listCalendarWidgets(context.deps.db.prisma, requireApiKeyViewer(context).accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<CalendarWidget>>;
-    },
+    scope: 'read:calendars',
+    list: listCalendarWidgets,
   }),
   calendarWidget: t.prismaField({
     type: 'CalendarWidget',

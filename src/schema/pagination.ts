@@ -36,7 +36,7 @@ export const pageArgs = (arg: ArgBuilder<BuilderTypes>) => ({
 /** A list field costs its page size (as clamped) times what each item selects. */
 const listComplexity = (args: { limit?: number | null }) => ({ field: 1, multiplier: Math.min(args.limit ?? DEFAULT_LIMIT, MAX_LIMIT) });
 
-type QueryFieldBuilder = PothosSchemaTypes.QueryFieldBuilder<BuilderTypes, BuilderTypes['Root']>;
+export type QueryFieldBuilder = PothosSchemaTypes.QueryFieldBuilder<BuilderTypes, BuilderTypes['Root']>;
 
 interface PageFieldOptions<Shape, Args extends InputFieldMap> {
   /** The page type (`pageRef`). */

@@ -1,7 +1,4 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
-import type { Collection, EcommerceWidget } from '../generated/prisma/client.js';
-import type { Page } from '../domain/pagination.js';
 import {
   getCollectionOrThrow,
   getEcommerceWidgetOrThrow,
@@ -20,6 +17,7 @@ import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
 import { pageField, pageRef } from './pagination.js';
+import { widgetListField } from './widget-list.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
    have no field: they cannot be selected, so they cannot leak. */
@@ -92,15 +90,12 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
 const OrderPage = pageRef('OrderPage', OrderRef);
 
 builder.queryFields((t) => ({
-  ecommerceWidgets: pageField(t, {
+  ecommerceWidgets: widgetListField(t, {
     type: EcommerceWidgetPage,
+    typeName: 'EcommerceWidget',
     description: 'Shop widgets (not archived), newest first; domainId narrows to one registered domain',
-    authScopes: { scope: 'read:ecommerce' },
-    args: { domainId: t.arg.int() },
-    resolve: (args, page, context, info) => {
-      const query = queryFromInfo({ context, info, typeName: 'EcommerceWidget', path: ['data'] }) as EcommerceWidgetQuery;
-      return listEcommerceWidgets(context.deps.db.prisma, requireApiKeyViewer(context).accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<EcommerceWidget>>;
-    },
+    scope: 'read:ecommerce',
+    list: listEcommerceWidgets,
   }),
   ecommerceWidget: t.prismaField({
     type: 'EcommerceWidget',
@@ -117,15 +112,12 @@ builder.queryFields((t) => ({
     resolve: (args, page, context) =>
       listWidgetOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.ecommerceWidgetId, { ...page, ...statusFilter(args) }),
   }),
-  collections: pageField(t, {
+  collections: widgetListField(t, {
     type: CollectionPage,
+    typeName: 'Collection',
     description: 'Cart/catalog collections, newest first',
-    authScopes: { scope: 'read:ecommerce' },
-    args: { domainId: t.arg.int() },
-    resolve: (args, page, context, info) => {
-      const query = queryFromInfo({ context, info, typeName: 'Collection', path: ['data'] }) as CollectionQuery;
-      return listCollections(context.deps.db.prisma, requireApiKeyViewer(context).accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<Collection>>;
-    },
+    scope: 'read:ecommerce',
+    list: listCollections,
   }),
   collection: t.prismaField({
     type: 'Collection',
