@@ -7,13 +7,12 @@ import {
   listCalendarBookings,
   listCalendarWidgets,
   type BookingView,
-  type CalendarWidgetQuery,
 } from '../domain/widgets/calendars.service.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
 import { pageField, pageRef } from './pagination.js';
-import { widgetListField } from './widget-list.js';
+import { widgetField, widgetListField } from './widget-list.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
    event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
@@ -64,13 +63,7 @@ builder.queryFields((t) => ({
     scope: 'read:calendars',
     list: listCalendarWidgets,
   }),
-  calendarWidget: t.prismaField({
-    type: 'CalendarWidget',
-    authScopes: { scope: 'read:calendars' },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) =>
-      getCalendarWidgetOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as CalendarWidgetQuery),
-  }),
+  calendarWidget: widgetField(t, 'CalendarWidget', 'read:calendars', getCalendarWidgetOrThrow),
   calendarWidgetBookings: pageField(t, {
     type: BookingPage,
     description: 'Bookings of a calendar widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',

@@ -9,15 +9,13 @@ import {
   listWidgetOrders,
   ORDER_STATUSES,
   shippingAddressV1,
-  type CollectionQuery,
-  type EcommerceWidgetQuery,
   type OrderView,
 } from '../domain/widgets/shop.service.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
 import { pageField, pageRef } from './pagination.js';
-import { widgetListField } from './widget-list.js';
+import { widgetField, widgetListField } from './widget-list.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
    have no field: they cannot be selected, so they cannot leak. */
@@ -97,13 +95,7 @@ builder.queryFields((t) => ({
     scope: 'read:ecommerce',
     list: listEcommerceWidgets,
   }),
-  ecommerceWidget: t.prismaField({
-    type: 'EcommerceWidget',
-    authScopes: { scope: 'read:ecommerce' },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) =>
-      getEcommerceWidgetOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as EcommerceWidgetQuery),
-  }),
+  ecommerceWidget: widgetField(t, 'EcommerceWidget', 'read:ecommerce', getEcommerceWidgetOrThrow),
   ecommerceWidgetOrders: pageField(t, {
     type: OrderPage,
     description: 'Widget-mode orders of a shop widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
@@ -119,13 +111,7 @@ builder.queryFields((t) => ({
     scope: 'read:ecommerce',
     list: listCollections,
   }),
-  collection: t.prismaField({
-    type: 'Collection',
-    authScopes: { scope: 'read:ecommerce' },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) =>
-      getCollectionOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as CollectionQuery),
-  }),
+  collection: widgetField(t, 'Collection', 'read:ecommerce', getCollectionOrThrow),
   collectionOrders: pageField(t, {
     type: OrderPage,
     description: 'Cart/catalog orders of a collection, newest first; optional status and createdAt range [createdFrom, createdBefore)',

@@ -29,3 +29,19 @@ export function widgetListField<Shape, Query>(t: QueryFieldBuilder, options: Wid
     },
   });
 }
+
+/** One widget of the account by id (absent, archived and another account's alike: 404), selecting what the query asks. */
+export function widgetField<Name extends WidgetListOptions<unknown, unknown>['typeName'], Query>(
+  t: QueryFieldBuilder,
+  typeName: Name,
+  scope: Scope,
+  get: (prisma: PrismaClient, accountId: number, id: number, query: Query) => Promise<BuilderTypes['PrismaTypes'][Name]['Shape']>,
+) {
+  return t.prismaField({
+    type: typeName,
+    authScopes: { scope },
+    args: { id: t.arg.int({ required: true }) },
+    // `get` returns the model's row (its signature says so); Pothos cannot spell that shape for a generic name.
+    resolve: (query, _root, args, context) => get(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as Query) as never,
+  });
+}
