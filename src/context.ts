@@ -1,28 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config.js';
-import type { Database } from './infra/db.js';
+import type { AppDeps } from './deps.js';
 import type { Plan } from './generated/prisma/client.js';
 import type { Scope } from './scopes.js';
-import type { RateLimitStore } from './infra/rate-limit.js';
-import type { KeyHasher } from './infra/secrets.js';
 import type { LimitField } from './schema/field-rate-limit.js';
-import type { OutboundFetcher } from './infra/outbound-fetch.js';
-import type { PhiCipher } from './infra/phi-crypto.js';
-import type { JobQueue } from './infra/jobs.js';
 import { createLoaders, type Loaders } from './schema/loaders.js';
-
-/** Process-wide collaborators, built once at start (src/main.ts) or per test. */
-export interface AppDeps {
-  config: Config;
-  db: Database;
-  hasher: KeyHasher;
-  phi: PhiCipher;
-  rateLimits: RateLimitStore;
-  /** The one way out to customers' URLs (SSRF rules). */
-  fetcher: OutboundFetcher;
-  /** Requests queue jobs only inside their transaction: an erasure request, webhook redelivery, replay and ping. */
-  queue: JobQueue;
-}
 
 export interface ApiKeyViewer {
   kind: 'apiKey';
@@ -64,7 +45,8 @@ export interface RequestContext {
 
 export function createRequestContext(deps: AppDeps, limitField: LimitField<RequestContext>, requestId: string = randomUUID()): RequestContext {
   const context: RequestContext = { deps, viewer: null, requestId, loaders: undefined as unknown as Loaders, log: {}, responseHeaders: {}, limitField };
-  context.loaders = createLoaders(context);
+  // The loaders read the viewer when they run, after the gate has set it.
+  context.loaders = createLoaders(deps.db, () => (context.viewer?.kind === 'apiKey' ? { accountId: context.viewer.accountId, apiKeyId: context.viewer.keyId } : null));
   return context;
 }
 

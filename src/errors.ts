@@ -119,7 +119,3 @@ export const notFound = (resource: string): AppError => new AppError('not_found'
 export function validationFailed(fields: FieldProblem[]): AppError {
   return new AppError('validation_failed', { fields });
 }
-
-export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
-}

@@ -38,4 +38,5 @@ export interface Stage {
   run(context: StageContext): Promise<StageResult>;
 }
 
+/** A target's yes/no (null: not measured), for the stages to come. @public */
 export const holds = (value: number | null, ok: (v: number) => boolean): boolean | null => (value === null ? null : ok(value));

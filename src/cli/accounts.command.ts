@@ -1,4 +1,4 @@
-import { ACCOUNT_KINDS, createAccount, PLANS, setPlan, showAccount } from '../domain/accounts/accounts.service.js';
+import { ACCOUNT_KINDS, createAccount, getAccountOrThrow, PLANS, setPlan } from '../domain/accounts/accounts.service.js';
 import { invalid, oneOf, optionalString, parse, parseId, requireString } from './args.js';
 import { usageError } from './cli-error.js';
 import type { Action } from './command.js';
@@ -32,7 +32,7 @@ export function accountsCommand(args: string[]): Action {
     case 'show': {
       const parsed = parse(rest, {}, ['ACCOUNT_ID'], SHOW);
       const id = parseId(parsed.positionals[0], 'ACCOUNT_ID');
-      return ({ prisma }) => showAccount(prisma, id);
+      return ({ prisma }) => getAccountOrThrow(prisma, id);
     }
     default:
       throw usageError(`Unknown accounts command "${sub ?? ''}". Usage: ${ACCOUNTS_USAGE.join(' | ')}`);

@@ -36,7 +36,7 @@ function describeError(error: unknown): CliError {
   if (error instanceof DataDirLockedError) {
     return new CliError(
       'database_locked',
-      `The server is running on this data directory (${error.dataDir}, process ${error.pid}); the embedded database serves one process at a time. ` +
+      `The server is running on this data directory (${error.dataDir}, process ${error.pid ?? 'starting'}); the embedded database serves one process at a time. ` +
         'Stop the server first, or use DATABASE_URL with PostgreSQL.',
       2,
     );

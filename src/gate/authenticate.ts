@@ -1,4 +1,5 @@
-import type { ApiKeyViewer, AppDeps, SiteViewer } from '../context.js';
+import type { ApiKeyViewer, SiteViewer } from '../context.js';
+import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Plan } from '../generated/prisma/client.js';
 import { isScope, type Scope } from '../scopes.js';

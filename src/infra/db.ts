@@ -1,9 +1,10 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
 import { pgDriverSql, pgliteDriverSql, type DriverSql } from './db-driver.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -37,8 +38,8 @@ export interface DatabaseOptions {
 }
 
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
-    super(`The embedded database in ${dataDir} is in use by process ${pid} (is the server running?). Stop it first, or set DATABASE_URL.`);
+  constructor(readonly dataDir: string, readonly pid: number | null) {
+    super(`The embedded database in ${dataDir} is in use by process ${pid ?? '(starting)'} (is the server running?). Stop it first, or set DATABASE_URL.`);
   }
 }
 
@@ -52,23 +53,43 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * PGlite lets two processes open one directory and then silently loses writes, so whoever opens it
- * holds an exclusive lock file with its pid; a lock left by a dead process is taken over.
+ * A holder refreshes its lock's mtime every half of this; a lock not refreshed for this long is stale (its holder
+ * is gone without the pid check below seeing it, e.g. in another pid namespace) and is taken over.
+ */
+const LOCK_STALE_MS = 60_000;
+
+const readPid = (file: string): number | null => {
+  try {
+    return Number(readFileSync(file, 'utf8')) || null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * PGlite lets two processes open one directory and then silently loses writes, so whoever opens it holds an
+ * exclusive lock (proper-lockfile: `db.lock`, refreshed while held) and writes its pid beside it (`db.pid`), to
+ * name the holder in the error. A lock whose recorded process is gone (a crashed server), or is this process's pid
+ * (a restarted container's pid 1), is taken over at once.
  */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const lockFile = join(dataDir, 'db.lock');
+  const options = { lockfilePath: join(dataDir, 'db.lock'), realpath: false, stale: LOCK_STALE_MS };
+  const pidFile = join(dataDir, 'db.pid');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockFile, { force: true });
+      const release = lockfile.lockSync(dataDir, options);
+      writeFileSync(pidFile, String(process.pid));
+      return () => {
+        rmSync(pidFile, { force: true });
+        release();
+      };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(lockFile, 'utf8'));
-      if (pid && pid !== process.pid && isAlive(pid)) throw new DataDirLockedError(dataDir, pid);
-      rmSync(lockFile, { force: true });
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const pid = readPid(pidFile);
+      // No pid yet: the holder is between taking the lock and writing it.
+      if (pid === null || (pid !== process.pid && isAlive(pid))) throw new DataDirLockedError(dataDir, pid);
+      rmSync(options.lockfilePath, { recursive: true, force: true });
     }
   }
   throw new Error(`Could not lock ${dataDir}`);

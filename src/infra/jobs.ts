@@ -73,9 +73,6 @@ export interface WorkOptions {
 /** A job handler: resolve for success; throw to let pg-boss retry (then dead-letter). */
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 
-/** Where jobs are inserted: pg-boss's `db` interface over an open transaction. */
-export type JobDb = Db;
-
 /** pg-boss's `db` over an interactive Prisma transaction: the job commits or rolls back with it. */
 export function transactionDb(tx: Prisma.TransactionClient): Db {
   return fromPrisma(tx);

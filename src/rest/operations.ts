@@ -5,7 +5,12 @@ import { Kind, parse, validate, visit, type DefinitionNode, type DocumentNode, t
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import type { OperationName } from './route.js';
+import type { Operations } from '../generated/graphql/operations.js';
+
+/** A pinned operation's file name (src/rest/operations/<name>.graphql); codegen pairs it with its types. */
+export type OperationName = keyof Operations;
+export type OperationData<N extends OperationName> = Operations[N]['result'];
+export type OperationVariables<N extends OperationName> = Operations[N]['variables'];
 
 const OPERATIONS_DIR = fileURLToPath(new URL('./operations', import.meta.url));
 

@@ -2,17 +2,13 @@ import type { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import type { PageRequest } from '../domain/pagination.js';
 import type { ErrorCode } from '../errors.js';
-import type { Operations } from '../generated/graphql/operations.js';
+import type { OperationData, OperationName, OperationVariables } from './operations.js';
 import type { Scope } from '../scopes.js';
 import type { V1Presenters } from './present.js';
 import type { ShapeOptions } from './response-shape.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** A pinned operation's file name (src/rest/operations/<name>.graphql); codegen pairs it with its types. */
-export type OperationName = keyof Operations;
-export type OperationData<N extends OperationName> = Operations[N]['result'];
-export type OperationVariables<N extends OperationName> = Operations[N]['variables'];
 
 type PathParams<P extends string> = (P extends `${string}{id}${string}` ? { id: number } : Record<never, never>) &
   (P extends `${string}{deliveryId}${string}` ? { deliveryId: number } : Record<never, never>) &
@@ -49,16 +45,9 @@ export interface BodyValidator<T = unknown> {
   parse(value: unknown): T;
 }
 
-/**
- * One row of the v1 table, typed by its operation: `variables` must produce the operation's generated variables
- * and `outcome` reads its generated result, so a route cannot drift from the operation it names. The body is
- * the operation's root field (see `shape`), never rewritten here; OpenAPI derives its schema from the same selection.
- */
-export interface RouteSpec<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> {
+/** What an operation row says besides its types: the same in its checked (RouteSpec) and erased (Route) form. */
+interface RowBasics {
   method: HttpMethod;
-  /** Relative to /v1, with `{id}` (and `{deliveryId}`, or `{eventId}`) for the path parameters: ids are canonical
-   * (else 400 invalid_id), an event id is looked up as it is. */
-  path: P;
   summary: string;
   tag: string;
   /** apiKey: Bearer key (plan gate, budget, scope); siteKey: X-Service-Site-Key. */
@@ -69,45 +58,45 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
   planGate?: false;
   /** Site-key routes that also draw on the per-site attempt budget. */
   attemptBudget?: true;
+  /** Extra request headers the route reads, for the OpenAPI document. */
+  requestHeaders?: string[];
+  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
+  errors?: ErrorCode[];
+  /** Which part of the root field is the body, when it is not the whole value. */
+  shape?: ShapeOptions;
+  /** Success status, other 2xx statuses `outcome` may choose (a replay's 200), and the headers they may carry (for the OpenAPI document). */
+  success: { status: number; also?: number[]; headers?: string[] };
+}
+
+/**
+ * One row of the v1 table, typed by its operation: `variables` must produce the operation's generated variables
+ * and `outcome` reads its generated result, so a route cannot drift from the operation it names. The body is
+ * the operation's root field (see `shape`), never rewritten here; OpenAPI derives its schema from the same selection.
+ */
+export interface RouteSpec<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> extends RowBasics {
+  /** Relative to /v1, with `{id}` (and `{deliveryId}`, or `{eventId}`) for the path parameters: ids are canonical
+   * (else 400 invalid_id), an event id is looked up as it is. */
+  path: P;
   /** Whether the list's `page`/`limit` apply (validated once, by the facade). */
   paginated?: Pg;
   /** Query parameters besides page/limit: the schema validates them (400 validation_failed) and documents them. */
   query?: Q;
   /** The JSON body: a zod schema validates it (400 validation_failed with fields) and documents it. */
   body?: B;
-  /** Extra request headers the route reads, for the OpenAPI document. */
-  requestHeaders?: string[];
-  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
-  errors?: ErrorCode[];
   operation: N;
   variables(input: RouteInput<P, (Q extends z.ZodObject ? z.output<Q> : Record<never, never>) & (Pg extends true ? PageRequest : Record<never, never>), B extends BodyValidator<infer T> ? T : Output<B>>): OperationVariables<N>;
-  /** Which part of the root field is the body, when it is not the whole value. */
-  shape?: ShapeOptions;
-  /** Success status, other 2xx statuses `outcome` may choose (a replay's 200), and the headers they may carry (for the OpenAPI document). */
-  success: { status: number; also?: number[]; headers?: string[] };
   /** Status and headers decided by the data (a replay's 200, a created resource's Location). */
   outcome?(data: OperationData<N>, body: unknown): RestOutcome;
 }
 
 /** A route as the facade and the OpenAPI builder see it, its types erased once checked by `defineRoute`. */
-export interface Route {
-  method: HttpMethod;
+export interface Route extends RowBasics {
   path: string;
-  summary: string;
-  tag: string;
-  auth: 'apiKey' | 'siteKey';
-  scope: Scope | null;
-  planGate?: false;
-  attemptBudget?: true;
   paginated?: boolean;
   query?: z.ZodObject;
   body?: z.ZodType | BodyValidator;
-  requestHeaders?: string[];
-  errors?: ErrorCode[];
   operation: OperationName;
   variables(input: ParsedInput): Record<string, unknown>;
-  shape?: ShapeOptions;
-  success: { status: number; also?: number[]; headers?: string[] };
   outcome?(data: Record<string, unknown>, body: unknown): RestOutcome;
 }
 

@@ -1,6 +1,4 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
-import type { CalendarWidget } from '../generated/prisma/client.js';
 import {
   BOOKING_STATUSES,
   calendarObjectV1,
@@ -9,12 +7,12 @@ import {
   listCalendarBookings,
   listCalendarWidgets,
   type BookingView,
-  type CalendarWidgetQuery,
 } from '../domain/widgets/calendars.service.js';
-import { normalizePagination, type Page } from '../domain/pagination.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { statusFilter, statusFilterArgs } from './list-filters.js';
+import { pageField, pageRef } from './pagination.js';
+import { widgetField, widgetListField } from './widget-list.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
    event ids and the assigned host have no field at all, and the JSON objects are stripped of webhook keys. */
@@ -58,45 +56,21 @@ export const BookingRef = builder.objectRef<BookingView>('Booking').implement({
 const BookingPage = pageRef('BookingPage', BookingRef);
 
 builder.queryFields((t) => ({
-  calendarWidgets: t.field({
+  calendarWidgets: widgetListField(t, {
     type: CalendarWidgetPage,
+    typeName: 'CalendarWidget',
     description: 'Calendar widgets (not archived), newest first; domainId narrows to one registered domain',
-    authScopes: { scope: 'read:calendars' },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), domainId: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireApiKeyViewer(context);
-      const query = queryFromInfo({ context, info, typeName: 'CalendarWidget', path: ['data'] }) as CalendarWidgetQuery;
-      const page = normalizePagination(args.page, args.limit);
-      return listCalendarWidgets(context.deps.db.prisma, viewer.accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<CalendarWidget>>;
-    },
+    scope: 'read:calendars',
+    list: listCalendarWidgets,
   }),
-  calendarWidget: t.prismaField({
-    type: 'CalendarWidget',
-    authScopes: { scope: 'read:calendars' },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) =>
-      getCalendarWidgetOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as CalendarWidgetQuery),
-  }),
-  calendarWidgetBookings: t.field({
+  calendarWidget: widgetField(t, 'CalendarWidget', 'read:calendars', getCalendarWidgetOrThrow),
+  calendarWidgetBookings: pageField(t, {
     type: BookingPage,
     description: 'Bookings of a calendar widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:bookings' },
-    complexity: listComplexity,
-    args: {
-      calendarWidgetId: t.arg.int({ required: true }),
-      ...pageArgs(t.arg),
-      status: t.arg({ type: BookingStatusEnum }),
-      createdFrom: t.arg({ type: 'DateTime', description: 'inclusive' }),
-      createdBefore: t.arg({ type: 'DateTime', description: 'exclusive' }),
-    },
-    resolve: (_root, args, context) =>
-      listCalendarBookings(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.calendarWidgetId, {
-        ...normalizePagination(args.page, args.limit),
-        status: args.status,
-        createdFrom: args.createdFrom,
-        createdBefore: args.createdBefore,
-      }),
+    args: { calendarWidgetId: t.arg.int({ required: true }), ...statusFilterArgs(t.arg, BookingStatusEnum) },
+    resolve: (args, page, context) =>
+      listCalendarBookings(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.calendarWidgetId, { ...page, ...statusFilter(args) }),
   }),
   booking: t.field({
     type: BookingRef,

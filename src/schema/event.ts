@@ -1,13 +1,12 @@
 import DataLoader from 'dataloader';
 import { requireApiKeyViewer, type RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { normalizePagination } from '../domain/pagination.js';
 import { deliveriesOfEvents, getEventOrThrow, listEvents } from '../domain/webhooks/event-history.service.js';
 import { assertFilterDate, type DeliveryView } from '../domain/webhooks/deliveries.service.js';
 import { EVENT_TYPES, type EventPayload } from '../domain/webhooks/events.service.js';
 import { isEventType } from '../domain/webhooks/webhooks.service.js';
 import { builder } from './builder.js';
-import { listComplexity, pageArgs, pageRef } from './pagination.js';
+import { pageField, pageRef } from './pagination.js';
 import { WebhookDeliveryRef } from './webhook-delivery.js';
 
 /**
@@ -48,18 +47,16 @@ const EventRef = builder.objectRef<EventPayload>('Event').implement({
 const EventPage = pageRef('EventPage', EventRef);
 
 builder.queryFields((t) => ({
-  events: t.field({
+  events: pageField(t, {
     type: EventPage,
     description: 'Events of the last 30 days, newest first; only the kinds whose read scope the key holds',
     authScopes: { apiKey: true },
-    complexity: listComplexity,
     args: {
-      ...pageArgs(t.arg),
       type: t.arg.string({ description: EVENT_TYPES.join(' | ') }),
       createdFrom: t.arg({ type: 'DateTime', description: 'inclusive' }),
       createdBefore: t.arg({ type: 'DateTime', description: 'exclusive' }),
     },
-    resolve: (_root, args, context) => {
+    resolve: (args, page, context) => {
       const viewer = requireApiKeyViewer(context);
       if (args.type != null && !isEventType(args.type)) {
         throw new AppError('validation_failed', { fields: [{ field: 'type', message: `type must be one of ${EVENT_TYPES.join(', ')}` }] });
@@ -70,7 +67,7 @@ builder.queryFields((t) => ({
         throw new AppError('validation_failed', { fields: [{ field: 'createdBefore', message: 'must be after createdFrom' }] });
       }
       const filter = { type: args.type ?? null, createdFrom: args.createdFrom ?? null, createdBefore: args.createdBefore ?? null };
-      return listEvents(context.deps.db, viewer.accountId, viewer.scopes, filter, normalizePagination(args.page, args.limit));
+      return listEvents(context.deps.db, viewer.accountId, viewer.scopes, filter, page);
     },
   }),
   event: t.field({

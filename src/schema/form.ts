@@ -6,7 +6,7 @@ import { normalizePagination } from '../domain/pagination.js';
 import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { pageField, pageRef } from './pagination.js';
 import { selectsPath } from './selection.js';
 import { SubmissionRef } from './submission.js';
 
@@ -100,15 +100,14 @@ const withoutNulls = (input: object, keep: string[] = []): Record<string, unknow
   Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || keep.includes(key)));
 
 builder.queryFields((t) => ({
-  forms: t.field({
+  forms: pageField(t, {
     type: FormPage,
     description: 'Active forms (or only archived ones), newest first',
     authScopes: { scope: 'read:forms' },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), domainId: t.arg.int(), archived: t.arg.boolean() },
-    resolve: (_root, args, context, info) =>
+    args: { domainId: t.arg.int(), archived: t.arg.boolean() },
+    resolve: (args, page, context, info) =>
       listForms(context.deps.db, requireApiKeyViewer(context).accountId, {
-        ...normalizePagination(args.page, args.limit),
+        ...page,
         domainId: args.domainId,
         archived: args.archived,
         withFields: selectsPath(info, ['data', 'fields']),

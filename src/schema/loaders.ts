@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
-import type { RequestContext } from '../context.js';
+import type { Database } from '../infra/db.js';
 import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads, submissionColumns } from '../domain/submissions/submissions.service.js';
+import { auditPhiReads, submissionColumns, type Reader } from '../domain/submissions/submissions.service.js';
 
 export interface Loaders {
   /**
@@ -11,8 +11,11 @@ export interface Loaders {
   latestSubmissions(limit: number, withFormData: boolean): DataLoader<number, Submission[]>;
 }
 
-/** Built per request: a loader never outlives its request or mixes two viewers' data. */
-export function createLoaders(context: RequestContext): Loaders {
+/**
+ * Built per request: a loader never outlives its request or mixes two viewers' data. `reader` is the request's
+ * API-key viewer (PHI reads are audited in its name), or null.
+ */
+export function createLoaders(db: Database, reader: () => Reader | null): Loaders {
   const latest = new Map<string, DataLoader<number, Submission[]>>();
   return {
     latestSubmissions(limit, withFormData) {
@@ -22,16 +25,14 @@ export function createLoaders(context: RequestContext): Loaders {
         loader = new DataLoader(async (formIds) => {
           // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
           // page, not the table.
-          const rows = await context.deps.db.sql<Submission>(Prisma.sql`
+          const rows = await db.sql<Submission>(Prisma.sql`
             SELECT ${submissionColumns(withFormData)} FROM unnest(${[...formIds]}::int[]) AS f("id")
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
             ) AS s`);
           // PHI reads are audited for the whole batch at once: one INSERT per request, never one per form.
-          const viewer = context.viewer;
-          if (viewer?.kind === 'apiKey') {
-            await auditPhiReads(context.deps.db.prisma, { accountId: viewer.accountId, apiKeyId: viewer.keyId }, rows);
-          }
+          const viewer = reader();
+          if (viewer) await auditPhiReads(db.prisma, viewer, rows);
           const byForm = new Map<number, Submission[]>(formIds.map((id) => [id, []]));
           for (const row of rows) byForm.get(row.formId)?.push(row);
           return formIds.map((id) => byForm.get(id) ?? []);

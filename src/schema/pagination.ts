@@ -1,5 +1,8 @@
-import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Pagination } from '../domain/pagination.js';
+import type { ArgBuilder, InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/core';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { RequestContext } from '../context.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, normalizePagination, type Page, type Pagination, type PageRequest } from '../domain/pagination.js';
+import type { Scope } from '../scopes.js';
 import { builder } from './builder.js';
 
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
@@ -31,4 +34,36 @@ export const pageArgs = (arg: ArgBuilder<BuilderTypes>) => ({
 });
 
 /** A list field costs its page size (as clamped) times what each item selects. */
-export const listComplexity = (args: { limit?: number | null }) => ({ field: 1, multiplier: Math.min(args.limit ?? DEFAULT_LIMIT, MAX_LIMIT) });
+const listComplexity = (args: { limit?: number | null }) => ({ field: 1, multiplier: Math.min(args.limit ?? DEFAULT_LIMIT, MAX_LIMIT) });
+
+export type QueryFieldBuilder = PothosSchemaTypes.QueryFieldBuilder<BuilderTypes, BuilderTypes['Root']>;
+
+interface PageFieldOptions<Shape, Args extends InputFieldMap> {
+  /** The page type (`pageRef`). */
+  type: ObjectRef<BuilderTypes, Page<Shape>>;
+  description: string;
+  authScopes: { scope: Scope } | { apiKey: true } | { siteKey: true };
+  /** The field's own arguments, besides page and limit. */
+  args: Args;
+  /** `page`: page and limit as the service takes them (defaulted and clamped). */
+  resolve(args: InputShapeFromFields<Args>, page: PageRequest, context: RequestContext, info: GraphQLResolveInfo): Promise<Page<Shape>>;
+}
+
+/**
+ * A root list field: `{ data, pagination }`, newest first, with `page`/`limit` arguments beside its own; it costs
+ * its page size times what each item selects.
+ */
+export function pageField<Shape, Args extends InputFieldMap>(t: QueryFieldBuilder, options: PageFieldOptions<Shape, Args>) {
+  return t.field({
+    type: options.type,
+    description: options.description,
+    authScopes: options.authScopes,
+    complexity: listComplexity,
+    args: { ...pageArgs(t.arg), ...options.args },
+    resolve: (_root, args, context, info) => {
+      // TypeScript cannot spell out Pothos' argument shape of a generic map; these are the arguments declared above.
+      const all = args as unknown as InputShapeFromFields<Args> & { page?: number | null; limit?: number | null };
+      return options.resolve(all, normalizePagination(all.page, all.limit), context, info);
+    },
+  });
+}

@@ -1,8 +1,4 @@
-import type { ArgBuilder } from '@pothos/core';
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
-import type { Collection, EcommerceWidget } from '../generated/prisma/client.js';
-import { normalizePagination, type Page } from '../domain/pagination.js';
 import {
   getCollectionOrThrow,
   getEcommerceWidgetOrThrow,
@@ -13,15 +9,13 @@ import {
   listWidgetOrders,
   ORDER_STATUSES,
   shippingAddressV1,
-  type CollectionQuery,
-  type EcommerceWidgetQuery,
-  type OrderListFilter,
   type OrderView,
 } from '../domain/widgets/shop.service.js';
-import type { BuilderTypes } from './pagination.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { statusFilter, statusFilterArgs } from './list-filters.js';
+import { pageField, pageRef } from './pagination.js';
+import { widgetField, widgetListField } from './widget-list.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
    have no field: they cannot be selected, so they cannot leak. */
@@ -93,84 +87,38 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
 
 const OrderPage = pageRef('OrderPage', OrderRef);
 
-const orderFilterArgs = (arg: ArgBuilder<BuilderTypes>) => ({
-  ...pageArgs(arg),
-  status: arg({ type: OrderStatusEnum }),
-  createdFrom: arg({ type: 'DateTime', description: 'inclusive' }),
-  createdBefore: arg({ type: 'DateTime', description: 'exclusive' }),
-});
-
-const orderFilter = (args: {
-  page?: number | null;
-  limit?: number | null;
-  status?: OrderListFilter['status'];
-  createdFrom?: Date | null;
-  createdBefore?: Date | null;
-}): OrderListFilter => ({
-  ...normalizePagination(args.page, args.limit),
-  status: args.status,
-  createdFrom: args.createdFrom,
-  createdBefore: args.createdBefore,
-});
-
 builder.queryFields((t) => ({
-  ecommerceWidgets: t.field({
+  ecommerceWidgets: widgetListField(t, {
     type: EcommerceWidgetPage,
+    typeName: 'EcommerceWidget',
     description: 'Shop widgets (not archived), newest first; domainId narrows to one registered domain',
-    authScopes: { scope: 'read:ecommerce' },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), domainId: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireApiKeyViewer(context);
-      const query = queryFromInfo({ context, info, typeName: 'EcommerceWidget', path: ['data'] }) as EcommerceWidgetQuery;
-      const page = normalizePagination(args.page, args.limit);
-      return listEcommerceWidgets(context.deps.db.prisma, viewer.accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<EcommerceWidget>>;
-    },
+    scope: 'read:ecommerce',
+    list: listEcommerceWidgets,
   }),
-  ecommerceWidget: t.prismaField({
-    type: 'EcommerceWidget',
-    authScopes: { scope: 'read:ecommerce' },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) =>
-      getEcommerceWidgetOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as EcommerceWidgetQuery),
-  }),
-  ecommerceWidgetOrders: t.field({
+  ecommerceWidget: widgetField(t, 'EcommerceWidget', 'read:ecommerce', getEcommerceWidgetOrThrow),
+  ecommerceWidgetOrders: pageField(t, {
     type: OrderPage,
     description: 'Widget-mode orders of a shop widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:orders' },
-    complexity: listComplexity,
-    args: { ecommerceWidgetId: t.arg.int({ required: true }), ...orderFilterArgs(t.arg) },
-    resolve: (_root, args, context) =>
-      listWidgetOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.ecommerceWidgetId, orderFilter(args)),
+    args: { ecommerceWidgetId: t.arg.int({ required: true }), ...statusFilterArgs(t.arg, OrderStatusEnum) },
+    resolve: (args, page, context) =>
+      listWidgetOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.ecommerceWidgetId, { ...page, ...statusFilter(args) }),
   }),
-  collections: t.field({
+  collections: widgetListField(t, {
     type: CollectionPage,
+    typeName: 'Collection',
     description: 'Cart/catalog collections, newest first',
-    authScopes: { scope: 'read:ecommerce' },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), domainId: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireApiKeyViewer(context);
-      const query = queryFromInfo({ context, info, typeName: 'Collection', path: ['data'] }) as CollectionQuery;
-      const page = normalizePagination(args.page, args.limit);
-      return listCollections(context.deps.db.prisma, viewer.accountId, { ...page, domainId: args.domainId }, query) as Promise<Page<Collection>>;
-    },
+    scope: 'read:ecommerce',
+    list: listCollections,
   }),
-  collection: t.prismaField({
-    type: 'Collection',
-    authScopes: { scope: 'read:ecommerce' },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) =>
-      getCollectionOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, query as CollectionQuery),
-  }),
-  collectionOrders: t.field({
+  collection: widgetField(t, 'Collection', 'read:ecommerce', getCollectionOrThrow),
+  collectionOrders: pageField(t, {
     type: OrderPage,
     description: 'Cart/catalog orders of a collection, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:orders' },
-    complexity: listComplexity,
-    args: { collectionId: t.arg.int({ required: true }), ...orderFilterArgs(t.arg) },
-    resolve: (_root, args, context) =>
-      listCollectionOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.collectionId, orderFilter(args)),
+    args: { collectionId: t.arg.int({ required: true }), ...statusFilterArgs(t.arg, OrderStatusEnum) },
+    resolve: (args, page, context) =>
+      listCollectionOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.collectionId, { ...page, ...statusFilter(args) }),
   }),
   order: t.field({
     type: OrderRef,

@@ -1,8 +1,7 @@
 import { requireSiteViewer } from '../context.js';
-import { normalizePagination } from '../domain/pagination.js';
 import { CATALOG_KINDS, listSiteCatalog, type CatalogEntry } from '../domain/widgets/site-catalog.service.js';
 import { builder } from './builder.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { pageField, pageRef } from './pagination.js';
 
 /* The site catalog (site key only): the site's active widgets with the snippet that embeds each one. */
 
@@ -22,13 +21,11 @@ const CatalogEntryRef = builder.objectRef<CatalogEntry>('CatalogEntry').implemen
 const CatalogPage = pageRef('SiteCatalogPage', CatalogEntryRef);
 
 builder.queryFields((t) => ({
-  siteCatalog: t.field({
+  siteCatalog: pageField(t, {
     type: CatalogPage,
     description: 'Active widgets of the site whose key is presented, newest first; kind narrows to one kind',
     authScopes: { siteKey: true },
-    complexity: listComplexity,
-    args: { kind: t.arg({ type: CatalogKindEnum }), ...pageArgs(t.arg) },
-    resolve: (_root, args, context) =>
-      listSiteCatalog(context.deps.db, requireSiteViewer(context).siteId, { ...normalizePagination(args.page, args.limit), kind: args.kind }),
+    args: { kind: t.arg({ type: CatalogKindEnum }) },
+    resolve: (args, page, context) => listSiteCatalog(context.deps.db, requireSiteViewer(context).siteId, { ...page, kind: args.kind }),
   }),
 }));

@@ -1,11 +1,10 @@
 import type { Submission } from '../generated/prisma/client.js';
 import { requireApiKeyViewer } from '../context.js';
-import { normalizePagination } from '../domain/pagination.js';
 import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../domain/submissions/submissions.service.js';
 import type { RequestContext } from '../context.js';
 import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { pageField, pageRef } from './pagination.js';
 
 export function readerOf(context: RequestContext): Reader {
   const viewer = requireApiKeyViewer(context);
@@ -39,23 +38,17 @@ const IngestResultRef = builder.objectRef<{ submission: Submission; replayed: bo
 });
 
 builder.queryFields((t) => ({
-  formSubmissions: t.field({
+  formSubmissions: pageField(t, {
     type: SubmissionPage,
     description: 'Submissions of a form (active or archived), newest first; optional createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:submissions' },
-    complexity: listComplexity,
     args: {
       formId: t.arg.int({ required: true }),
-      ...pageArgs(t.arg),
       createdFrom: t.arg({ type: 'DateTime', description: 'inclusive' }),
       createdBefore: t.arg({ type: 'DateTime', description: 'exclusive; fix it to walk a growing list' }),
     },
-    resolve: (_root, args, context) =>
-      listFormSubmissions(context.deps.db, readerOf(context), args.formId, {
-        ...normalizePagination(args.page, args.limit),
-        createdFrom: args.createdFrom,
-        createdBefore: args.createdBefore,
-      }),
+    resolve: (args, page, context) =>
+      listFormSubmissions(context.deps.db, readerOf(context), args.formId, { ...page, createdFrom: args.createdFrom, createdBefore: args.createdBefore }),
   }),
   submissionDailyCounts: t.field({
     type: [DailyCountRef],

@@ -1,11 +1,10 @@
 import { requireApiKeyViewer, type ApiKeyViewer } from '../context.js';
 import { AppError } from '../errors.js';
-import { normalizePagination } from '../domain/pagination.js';
 import { assertReplayWindow, getSubscriptionDelivery, listSubscriptionDeliveries, type AttemptView, type DeliveryDetailView, type DeliveryView } from '../domain/webhooks/deliveries.service.js';
 import { ping, redeliver, replay, subscriptionEventOrThrow } from '../domain/webhooks/delivery-actions.service.js';
 import { isEventType, scopeForEvent } from '../domain/webhooks/webhooks.service.js';
 import { builder } from './builder.js';
-import { listComplexity, pageArgs, pageRef } from './pagination.js';
+import { pageField, pageRef } from './pagination.js';
 
 /**
  * Webhook deliveries (contract §6.5): the log of one subscription, one delivery with its payload and attempts,
@@ -70,14 +69,13 @@ function assertEventScope(viewer: ApiKeyViewer, event: string): void {
 }
 
 builder.queryFields((t) => ({
-  webhookDeliveryLog: t.field({
+  webhookDeliveryLog: pageField(t, {
     type: WebhookDeliveryPage,
     description: "A subscription's deliveries, newest first, optionally of one status",
     authScopes: { apiKey: true },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), webhookId: t.arg.int({ required: true }), status: t.arg({ type: DeliveryStatusEnum }) },
-    resolve: (_root, args, context) =>
-      listSubscriptionDeliveries(context.deps.db, requireApiKeyViewer(context).accountId, args.webhookId, normalizePagination(args.page, args.limit), args.status),
+    args: { webhookId: t.arg.int({ required: true }), status: t.arg({ type: DeliveryStatusEnum }) },
+    resolve: (args, page, context) =>
+      listSubscriptionDeliveries(context.deps.db, requireApiKeyViewer(context).accountId, args.webhookId, page, args.status),
   }),
   webhookDelivery: t.field({
     type: WebhookDeliveryRef,

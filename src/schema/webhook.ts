@@ -1,6 +1,5 @@
 import { requireApiKeyViewer } from '../context.js';
 import { AppError } from '../errors.js';
-import { normalizePagination } from '../domain/pagination.js';
 import {
   createWebhookSubscription,
   deleteWebhookSubscription,
@@ -15,7 +14,7 @@ import {
 } from '../domain/webhooks/webhooks.service.js';
 import { EVENT_TYPES } from '../domain/webhooks/events.service.js';
 import { builder } from './builder.js';
-import { pageArgs, pageRef, listComplexity } from './pagination.js';
+import { pageField, pageRef } from './pagination.js';
 import { DeliveryStatusEnum, WebhookDeliveryPage } from './webhook-delivery.js';
 
 /**
@@ -56,14 +55,12 @@ const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
 });
 
 builder.queryFields((t) => ({
-  webhooks: t.field({
+  webhooks: pageField(t, {
     type: WebhookPage,
     description: 'Webhook subscriptions, newest first (any key of the account)',
     authScopes: { apiKey: true },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg) },
-    resolve: (_root, args, context) =>
-      listWebhookSubscriptions(context.deps.db.prisma, requireApiKeyViewer(context).accountId, normalizePagination(args.page, args.limit)),
+    args: {},
+    resolve: (_args, page, context) => listWebhookSubscriptions(context.deps.db.prisma, requireApiKeyViewer(context).accountId, page),
   }),
   webhook: t.field({
     type: WebhookRef,
@@ -71,14 +68,13 @@ builder.queryFields((t) => ({
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, context) => getWebhookSubscriptionOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id),
   }),
-  webhookDeliveries: t.field({
+  webhookDeliveries: pageField(t, {
     type: WebhookDeliveryPage,
     description: 'Deliveries for dashboards, newest first: attempts, last status code, latency, next retry',
     authScopes: { apiKey: true },
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), webhookId: t.arg.int(), status: t.arg({ type: DeliveryStatusEnum }) },
-    resolve: (_root, args, context) =>
-      listWebhookDeliveries(context.deps.db.prisma, requireApiKeyViewer(context).accountId, normalizePagination(args.page, args.limit), {
+    args: { webhookId: t.arg.int(), status: t.arg({ type: DeliveryStatusEnum }) },
+    resolve: (args, page, context) =>
+      listWebhookDeliveries(context.deps.db.prisma, requireApiKeyViewer(context).accountId, page, {
         ...(args.webhookId != null ? { subscriptionId: args.webhookId } : {}),
         ...(args.status ? { status: args.status } : {}),
       }),

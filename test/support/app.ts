@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, vi } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { AppDeps } from '../../src/context.js';
+import type { AppDeps } from '../../src/deps.js';
 import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
 import { createOutboundFetcher } from '../../src/infra/outbound-fetch.js';
 import { createKeyHasher, createPhiCipher } from '../../src/infra/keyring.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/infra/db.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../../src/infra/outbound-fetch.js';
-import { headHasVerificationMeta, recheckVerifiedSites, type TxtResolver } from '../../src/worker/jobs/verification-lapse.job.js';
+import { headHasVerificationMeta } from '../../src/domain/verification/meta-tag.js';
+import { recheckVerifiedSites, type TxtResolver } from '../../src/worker/jobs/verification-lapse.job.js';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { seedAccount, siteFixture, testHasher } from '../support/seed.js';

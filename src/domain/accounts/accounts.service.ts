@@ -51,8 +51,6 @@ export async function getAccountOrThrow(prisma: Db, id: number): Promise<Account
   return account;
 }
 
-export const showAccount = getAccountOrThrow;
-
 export async function setPlan(prisma: Db, id: number, plan: Plan): Promise<{ id: number; plan: Plan }> {
   const { count } = await prisma.account.updateMany({ where: { id }, data: { plan } });
   if (count === 0) throw accountNotFound(id);

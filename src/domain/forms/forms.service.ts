@@ -11,10 +11,7 @@ import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js'
 export const PLAN_CAPS: Record<Plan, number> = { free: 1, starter: 3, pro: 25, business: 200 };
 
 type Db = PrismaClient | Prisma.TransactionClient;
-/** A Prisma selection spread into reads (e.g. only the columns a check needs). */
-export type FormQuery = Omit<Prisma.FormFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
 
-const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 const WITH_SITE = { site: { select: { id: true, hostname: true } } } as const;
 
 export interface FormListFilter extends PageRequest {
@@ -72,13 +69,6 @@ const formWhere = (accountId: number, id: number, includeArchived: boolean): Pri
   accountId,
   ...(!includeArchived && { archivedAt: null }),
 });
-
-/** Another account's form is indistinguishable from an absent one. */
-export async function getFormOrThrow(prisma: Db, accountId: number, id: number, options: { includeArchived?: boolean } = {}, query: FormQuery = {}): Promise<Form> {
-  const form = await prisma.form.findFirst({ ...query, where: formWhere(accountId, id, options.includeArchived ?? false) });
-  if (!form) throw notFound('form');
-  return form;
-}
 
 export async function getFormWithSiteOrThrow(prisma: Db, accountId: number, id: number, includeArchived: boolean): Promise<FormWithSite> {
   const form = await prisma.form.findFirst({ where: formWhere(accountId, id, includeArchived), include: WITH_SITE });

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../context.js';
+import type { AppDeps } from '../../deps.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { Prisma, type ErasureStatus } from '../../generated/prisma/client.js';
 import { createEmailHasher } from '../../infra/secrets.js';

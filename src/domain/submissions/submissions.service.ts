@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../context.js';
+import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../infra/db.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';

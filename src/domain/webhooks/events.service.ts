@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { v5 as uuidv5 } from 'uuid';
 import { Prisma } from '../../generated/prisma/client.js';
 
 export type EventType = 'submission.created' | 'submission.deleted' | 'form.created' | 'form.updated' | 'form.archived';
@@ -50,11 +51,14 @@ export type EmailJob =
   /** To the account owner: the subscription was deactivated after days of failed deliveries. */
   | { kind: 'webhook_deactivated'; subscriptionId: number; failingSince: string };
 
-/** A uuid derived from what a job is for (an event and a purpose): the same on a re-run, which pg-boss then skips. */
-export function derivedJobId(source: string, purpose: string): string {
-  const hex = createHash('sha256').update(`${source}:${purpose}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
+/** The namespace of derived job ids: a fixed random UUID, so an id is the same in every process and release. */
+const JOB_ID_NAMESPACE = '82a559c4-3a0b-4f1a-a086-7d79c72e8a1a';
+
+/**
+ * A UUIDv5 (RFC 9562, version and variant bits set) of what a job is for (an event and a purpose): the same on a
+ * re-run, which pg-boss then skips.
+ */
+export const derivedJobId = (source: string, purpose: string): string => uuidv5(`${source}:${purpose}`, JOB_ID_NAMESPACE);
 
 /**
  * `evt_` + the creation time (milliseconds, 9 base-36 digits) + 16 random characters. The time lets

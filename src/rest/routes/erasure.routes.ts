@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, type Route } from '../route.js';
+import type { Route } from '../route.js';
+import { rowsOf } from '../rows.js';
 
 /** Erasure (contract §6.3): DELETE /submissions/{id}, POST /erasure-requests, GET /erasure-requests/{id}. */
 
@@ -20,40 +21,25 @@ const createErasureBodySchema = z
   .pipe(z.object({ email: z.string() }))
   .meta({ required: ['email'], additionalProperties: false });
 
+const erasure = rowsOf({ tag: 'Erasure', auth: 'apiKey', scope: 'write:submissions' });
+
 export const erasureRoutes: Route[] = [
-  defineRoute({
-    method: 'DELETE',
-    path: '/submissions/{id}',
+  erasure.row('DELETE /submissions/{id}', {
     summary:
       'Erase a submission: gone from reads, lists, totals and counts, its formData from every stored copy (idempotency record included); fires submission.deleted; its Idempotency-Key then replays as 404',
-    tag: 'Erasure',
-    auth: 'apiKey',
-    scope: 'write:submissions',
     operation: 'delete-submission',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 204 },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/erasure-requests',
+  erasure.row('POST /erasure-requests', {
     summary: 'Erase every submission one of whose formData values is this email (trimmed, case-insensitive), PHI forms included, in the background; 202',
-    tag: 'Erasure',
-    auth: 'apiKey',
-    scope: 'write:submissions',
     body: createErasureBodySchema,
     operation: 'create-erasure-request',
     variables: ({ body }) => ({ email: body.email }),
     success: { status: 202 },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/erasure-requests/{id}',
-    summary: 'Follow an erasure request: status pending → running → done, with the number of submissions erased',
-    tag: 'Erasure',
-    auth: 'apiKey',
-    scope: 'write:submissions',
+  erasure.read('/erasure-requests/{id}', {
     operation: 'get-erasure-request',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 200 },
+    summary: 'Follow an erasure request: status pending → running → done, with the number of submissions erased',
   }),
 ];

@@ -1,40 +1,22 @@
 import { z } from 'zod';
 import { createFormBodySchema, parseCreateFormInput, parseUpdateFormInput, updateFormBodySchema } from '../../domain/forms/form-input.js';
-import { defineRoute, type Route } from '../route.js';
+import type { Route } from '../route.js';
+import { rowsOf } from '../rows.js';
 import { idQueryParam } from './params.js';
 
+const forms = rowsOf({ tag: 'Forms', auth: 'apiKey', scope: 'read:forms' });
+
 export const formRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/forms',
+  forms.list('/forms', {
     summary: 'List active forms (or, with archived=true, archived ones), newest first',
-    tag: 'Forms',
-    auth: 'apiKey',
-    scope: 'read:forms',
-    paginated: true,
     query: z.object({ domainId: idQueryParam.optional(), archived: z.enum(['true', 'false']).optional() }),
     operation: 'list-forms',
     variables: ({ query }) => ({ ...query, archived: query.archived === 'true' }),
-    success: { status: 200 },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/forms/{id}',
-    summary: 'Read a form with its fields',
-    tag: 'Forms',
-    auth: 'apiKey',
-    scope: 'read:forms',
-    operation: 'get-form',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 200 },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/forms',
-    summary: 'Create a form bound to a verified production domain',
-    tag: 'Forms',
-    auth: 'apiKey',
+  forms.read('/forms/{id}', { operation: 'get-form', summary: 'Read a form with its fields' }),
+  forms.row('POST /forms', {
     scope: 'write:forms',
+    summary: 'Create a form bound to a verified production domain',
     body: { schema: createFormBodySchema, parse: parseCreateFormInput },
     errors: ['domain_required', 'invalid_domain', 'plan_limit_reached'],
     operation: 'create-form',
@@ -42,26 +24,18 @@ export const formRoutes: Route[] = [
     success: { status: 201, headers: ['Location'] },
     outcome: (data) => ({ headers: { Location: `/v1/forms/${data.createForm.id}` } }),
   }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/forms/{id}',
-    summary: 'Change name, fields or webhookUrl, or archive/restore a form',
-    tag: 'Forms',
-    auth: 'apiKey',
+  forms.row('PATCH /forms/{id}', {
     scope: 'write:forms',
+    summary: 'Change name, fields or webhookUrl, or archive/restore a form',
     body: { schema: updateFormBodySchema, parse: parseUpdateFormInput },
     errors: ['forbidden_field', 'plan_limit_reached'],
     operation: 'update-form',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/forms/{id}',
-    summary: 'Archive a form; its submissions are preserved',
-    tag: 'Forms',
-    auth: 'apiKey',
+  forms.row('DELETE /forms/{id}', {
     scope: 'write:forms',
+    summary: 'Archive a form; its submissions are preserved',
     operation: 'archive-form',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 204 },

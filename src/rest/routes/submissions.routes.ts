@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_FORM_DATA_BYTES, MAX_FORM_DATA_FIELDS } from '../../domain/submissions/submissions.service.js';
 import { createdRangeQuery } from '../../domain/list-filters.js';
-import { defineRoute, type Route } from '../route.js';
+import type { Route } from '../route.js';
+import { rowsOf } from '../rows.js';
 
 /**
  * The ingest envelope. formData's own rules (an object, 50 keys, 51200 bytes) are the service's, shared with
@@ -19,39 +20,19 @@ const ingestBodySchema = z
   })
   .meta({ required: ['formData'], additionalProperties: false });
 
+const submissions = rowsOf({ tag: 'Submissions', auth: 'apiKey', scope: 'read:submissions' });
+
 export const submissionRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/forms/{id}/submissions',
+  submissions.list('/forms/{id}/submissions', {
     summary: 'List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore)',
-    tag: 'Submissions',
-    auth: 'apiKey',
-    scope: 'read:submissions',
-    paginated: true,
     query: z.object(createdRangeQuery),
     errors: ['phi_key_unavailable'],
     operation: 'list-form-submissions',
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
-    success: { status: 200 },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/submissions/{id}',
-    summary: 'Read a submission',
-    tag: 'Submissions',
-    auth: 'apiKey',
-    scope: 'read:submissions',
-    errors: ['phi_key_unavailable'],
-    operation: 'get-submission',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 200 },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/forms/{id}/submissions',
+  submissions.read('/submissions/{id}', { operation: 'get-submission', summary: 'Read a submission', errors: ['phi_key_unavailable'] }),
+  submissions.row('POST /forms/{id}/submissions', {
     summary: 'Ingest a submission through the widget pipeline (webhooks, emails, PHI handling); idempotent with Idempotency-Key',
-    tag: 'Submissions',
-    auth: 'apiKey',
     scope: 'write:submissions',
     requestHeaders: ['Idempotency-Key'],
     body: ingestBodySchema,

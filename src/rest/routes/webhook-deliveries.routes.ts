@@ -2,7 +2,8 @@ import type { DeliveryStatus } from '../../generated/prisma/client.js';
 import { z } from 'zod';
 import { validationFailed, type FieldProblem } from '../../errors.js';
 import { DELIVERY_STATUSES } from '../../domain/webhooks/deliveries.service.js';
-import { defineRoute, type Route } from '../route.js';
+import type { Route } from '../route.js';
+import { webhooks } from './webhooks.routes.js';
 import { isoDateTimeParam } from './params.js';
 
 export const replayBodySchema = z.object({
@@ -27,65 +28,37 @@ const deliveryIds = ({ params }: { params: { id: number; deliveryId: number } })
 
 /** The delivery log of a subscription (contract §6.5). Deliveries to a form's webhookUrl are reached through GraphQL. */
 export const webhookDeliveryRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/webhooks/{id}/deliveries',
+  webhooks.list('/webhooks/{id}/deliveries', {
     summary: "A subscription's deliveries, newest first, optionally of one status (no payloads; any key of the account)",
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
-    paginated: true,
     query: z.object({ status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional() }),
     operation: 'webhook-deliveries-list',
     variables: ({ params, query }) => ({ ...query, webhookId: params.id }),
-    success: { status: 200 },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/webhooks/{id}/deliveries/{deliveryId}',
+  webhooks.row('GET /webhooks/{id}/deliveries/{deliveryId}', {
     summary: "One delivery with the exact body sent and every attempt; needs the read scope of the subscription's event",
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    // The scope depends on the subscription's event: checked by the resolver.
-    scope: null,
     errors: ['insufficient_scope'],
     operation: 'webhook-delivery-get',
     variables: deliveryIds,
     success: { status: 200 },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  webhooks.row('POST /webhooks/{id}/deliveries/{deliveryId}/redeliver', {
     summary: 'Send a delivery again, with its original webhook-id and payload; 202 with the delivery, now pending',
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
     errors: ['insufficient_scope'],
     operation: 'webhook-delivery-redeliver',
     variables: deliveryIds,
     success: { status: 202 },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/webhooks/{id}/replay',
+  webhooks.row('POST /webhooks/{id}/replay', {
     summary:
       'Send again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status "failed"); queued, 202 at once',
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
     body: { schema: replayBodySchema, parse: parseReplayBody },
     errors: ['insufficient_scope'],
     operation: 'webhook-replay',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 202 },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/webhooks/{id}/ping',
+  webhooks.row('POST /webhooks/{id}/ping', {
     summary: 'Send { id, type: "webhook.ping", createdAt, data: { webhookId } } at once; 202 with the new delivery',
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
     operation: 'webhook-ping',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 202 },

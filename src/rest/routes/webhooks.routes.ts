@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AppError, validationFailed, type FieldProblem } from '../../errors.js';
 import { EVENT_TYPES } from '../../domain/webhooks/events.service.js';
 import { idNumberWith, isPlainObject, parseInput } from '../../domain/validation.js';
-import { defineRoute, type Route } from '../route.js';
+import type { Route } from '../route.js';
+import { rowsOf } from '../rows.js';
 
 const CREATE_FIELDS = new Set(['url', 'event', 'formId']);
 
@@ -57,16 +58,14 @@ export function parseUpdateWebhookBody(value: unknown): { url?: string; active?:
   };
 }
 
+/** Any key of the account; where a row's scope depends on the subscription's event, its resolver checks it. */
+export const webhooks = rowsOf({ tag: 'Webhooks', auth: 'apiKey', scope: null });
+
 export const webhookRoutes: Route[] = [
-  defineRoute({
-    method: 'POST',
-    path: '/webhooks',
+  webhooks.row('POST /webhooks', {
     summary:
       'Subscribe to an event (REST Hooks). 201 with the signing secret, shown once; an identical url + event + form subscription is returned with 200 and secret null',
-    tag: 'Webhooks',
-    auth: 'apiKey',
     // The scope depends on the event (submission.* read:submissions, form.* read:forms): checked by the resolver.
-    scope: null,
     errors: ['insufficient_scope'],
     body: { schema: createWebhookBodySchema, parse: parseCreateWebhookBody },
     operation: 'webhook-create',
@@ -75,50 +74,19 @@ export const webhookRoutes: Route[] = [
     success: { status: 201, also: [200] },
     outcome: (data) => (data.createWebhook.created ? {} : { status: 200 }),
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/webhooks',
-    summary: 'List webhook subscriptions, newest first (without secrets)',
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
-    paginated: true,
-    operation: 'webhook-list',
-    variables: ({ query }) => query,
-    success: { status: 200 },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/webhooks/{id}',
-    summary: 'Read a webhook subscription (without its secret)',
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
-    operation: 'webhook-get',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 200 },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/webhooks/{id}',
+  webhooks.list('/webhooks', { operation: 'webhook-list', summary: 'List webhook subscriptions, newest first (without secrets)', variables: ({ query }) => query }),
+  webhooks.read('/webhooks/{id}', { operation: 'webhook-get', summary: 'Read a webhook subscription (without its secret)' }),
+  webhooks.row('PATCH /webhooks/{id}', {
     summary: "Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event",
-    tag: 'Webhooks',
-    auth: 'apiKey',
     // The scope depends on the subscription's event: checked by the resolver.
-    scope: null,
     body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
     errors: ['forbidden_field', 'insufficient_scope'],
     operation: 'webhook-update',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/webhooks/{id}',
+  webhooks.row('DELETE /webhooks/{id}', {
     summary: 'Unsubscribe; works on every plan, the Free plan included',
-    tag: 'Webhooks',
-    auth: 'apiKey',
-    scope: null,
     planGate: false,
     operation: 'webhook-delete',
     variables: ({ params }) => ({ id: params.id }),

@@ -5,6 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../infra/db.js';
 import { confirmationRecipient, type EmailJob, type SubmissionEmailKind } from '../../domain/webhooks/events.service.js';
+import type { OutgoingEmail } from './outgoing-email.js';
 import { sendDeactivationEmail } from './webhook-deactivated.email.js';
 import { createPhiCipher } from '../../infra/keyring.js';
 
@@ -16,15 +17,6 @@ import { createPhiCipher } from '../../infra/keyring.js';
  */
 
 export const DEFAULT_FROM = 'Widgets <no-reply@widgets-gateway.localhost>';
-
-export interface OutgoingEmail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Stable per (kind, submission): a retried send carries the same Message-ID, so receivers can dedupe. */
-  messageId: string;
-}
 
 export interface EmailSender {
   send(email: OutgoingEmail): Promise<void>;

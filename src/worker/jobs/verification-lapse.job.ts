@@ -2,6 +2,7 @@ import { promises as dns } from 'node:dns';
 import type { VerificationMethod } from '../../generated/prisma/enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { OutboundFetcher } from '../../infra/outbound-fetch.js';
+import { headHasVerificationMeta } from '../../domain/verification/meta-tag.js';
 import { probeWpPlugin, twinHostnames } from '../../domain/verification/verification.service.js';
 
 type Db = Prisma.TransactionClient;
@@ -53,30 +54,6 @@ export async function checkDnsTxt(resolveTxt: TxtResolver, hostname: string, tok
   }
   // A TXT record may arrive split in 255-byte chunks; its value is their concatenation.
   return records.some((chunks) => chunks.join('') === `service-verify=${token}`);
-}
-
-function attributes(tag: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const pattern = /([^\s"'<>/=]+)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-  for (const match of tag.replace(/^<meta/i, '').replace(/\/?>$/, '').matchAll(pattern)) {
-    const name = match[1]?.toLowerCase();
-    if (name && !found.has(name)) found.set(name, match[2] ?? match[3] ?? match[4] ?? '');
-  }
-  return found;
-}
-
-/**
- * `<meta name="service-verify" content="<token>">` in the page head. Only the head counts (the tag is
- * placed there, and a body can carry user content); the content must equal the token exactly.
- */
-export function headHasVerificationMeta(html: string, token: string): boolean {
-  const headEnd = html.search(/<\/head\s*>|<body[\s>]/i);
-  const head = headEnd === -1 ? html : html.slice(0, headEnd);
-  for (const [tag] of head.matchAll(/<meta\b[^>]*>/gi)) {
-    const attrs = attributes(tag);
-    if (attrs.get('name')?.toLowerCase() === 'service-verify' && attrs.get('content') === token) return true;
-  }
-  return false;
 }
 
 export async function checkMetaTag(fetcher: OutboundFetcher, hostname: string, token: string): Promise<boolean> {

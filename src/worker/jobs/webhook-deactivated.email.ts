@@ -1,5 +1,5 @@
 import type { Prisma } from '../../infra/db.js';
-import type { OutgoingEmail } from './email.job.js';
+import type { OutgoingEmail } from './outgoing-email.js';
 
 /**
  * The email to an account owner whose webhook subscription was deactivated after 3 days of only failed

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
+import type { Scope } from '../scopes.js';
+import type { OperationName, OperationVariables } from './operations.js';
+import { defineRoute, type BodyValidator, type HttpMethod, type Route, type RouteSpec } from './route.js';
+
+/** What every row of one resource shares: its OpenAPI tag, how a caller authenticates, and the scope it needs. */
+export interface Resource {
+  tag: string;
+  auth: 'apiKey' | 'siteKey';
+  scope: Scope | null;
+}
+
+/** Operations whose only variable is the path's `{id}`. */
+type ByIdOperation = { [N in OperationName]: OperationVariables<N> extends { id: number } ? ({ id: number } extends OperationVariables<N> ? N : never) : never }[OperationName];
+
+type ByIdPath = `${string}{id}${string}`;
+
+interface ReadRow<N extends ByIdOperation> {
+  operation: N;
+  summary: string;
+  errors?: ErrorCode[];
+}
+
+interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> {
+  operation: N;
+  summary: string;
+  /** Query parameters besides page/limit. */
+  query?: Q;
+  errors?: ErrorCode[];
+  variables: RouteSpec<N, P, Q, undefined, true>['variables'];
+}
+
+/** A row of the resource: its tag and auth given, its scope unless the row names its own; method and path lead the row. */
+type ResourceRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> = Omit<
+  RouteSpec<N, P, Q, B, Pg>,
+  keyof Resource | 'method' | 'path'
+> &
+  Partial<Pick<Resource, 'scope'>>;
+
+/** `'PATCH /forms/{id}'` → its method and path, as the route is named everywhere (tests, logs, the contract). */
+function methodAndPath<M extends HttpMethod, P extends string>(route: `${M} ${P}`): { method: M; path: P } {
+  const space = route.indexOf(' ');
+  return { method: route.slice(0, space) as M, path: route.slice(space + 1) as P };
+}
+
+/**
+ * One resource's rows, with its tag, auth and scope written once. `read` and `list` are the two rows most
+ * resources have (one by id, a newest-first page); `row('METHOD /path', {...})` is any other.
+ */
+export function rowsOf(resource: Resource) {
+  return {
+    row: <M extends HttpMethod, P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | BodyValidator | undefined = undefined, Pg extends boolean = false>(
+      route: `${M} ${P}`,
+      spec: ResourceRow<N, P, Q, B, Pg>,
+    ): Route => defineRoute<N, P, Q, B, Pg>({ ...resource, ...methodAndPath(route), ...spec }),
+    /** `GET …/{id}`: 200 with the operation's root field, which takes `{ id }`. */
+    read: <N extends ByIdOperation>(path: ByIdPath, row: ReadRow<N>): Route =>
+      defineRoute<N, ByIdPath>({
+        ...resource,
+        method: 'GET',
+        path,
+        ...row,
+        // ByIdOperation proves the cast: N's variables are exactly `{ id }`.
+        variables: ({ params }) => ({ id: params.id }) as OperationVariables<N>,
+        success: { status: 200 },
+      }),
+    /** A paginated `GET`: page/limit parsed once, `{ data, pagination }` from the operation's root field. */
+    list: <P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined>(path: P, row: ListRow<N, P, Q>): Route =>
+      defineRoute<N, P, Q, undefined, true>({ ...resource, method: 'GET', path, paginated: true, ...row, success: { status: 200 } }),
+  };
+}

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { describe, expect, it } from 'vitest';
+
+/** The rules of .dependency-cruiser.cjs: no import circles; no transport code in src/domain or src/infra. */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+async function violations(dir: string, baseDir: string): Promise<string[]> {
+  const options = await extractDepcruiseOptions(`${root}/.dependency-cruiser.cjs`);
+  const { output } = await cruise([dir], { ...options, baseDir }, {}, { tsConfig: extractTSConfig(`${root}/tsconfig.json`) });
+  const result = output as ICruiseResult;
+  return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.cycle?.map((step) => step.name).join(' → ') ?? v.to}`);
+}
+
+describe('import rules (.dependency-cruiser.cjs)', () => {
+  it('src/ has no import circle and no transport code in src/domain or src/infra', async () => {
+    expect(await violations('src', root)).toStrictEqual([]);
+  });
+
+  it('reject a circle of type-only imports and a domain module that imports node:http and graphql-yoga', async () => {
+    const found = await violations('src', fileURLToPath(new URL('./fixture', import.meta.url)));
+    expect(found.sort()).toStrictEqual([
+      'no-circular: src/schema/first.ts → src/schema/second.ts → src/schema/first.ts',
+      'no-transport-in-domain: src/domain/serves-http.ts → ../../../node_modules/graphql-yoga/cjs/index.js',
+      'no-transport-in-domain: src/domain/serves-http.ts → http',
+    ]);
+  });
+});
