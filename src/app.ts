@@ -6,7 +6,6 @@ import { createRequestContext, type AppDeps, type RequestContext } from './conte
 import { AppError } from './errors.js';
 import { Prisma } from './generated/prisma/client.js';
 import { createFieldRateLimiter } from './schema/field-rate-limit.js';
-import { RedisRateLimitStore } from './infra/rate-limit.js';
 import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
@@ -54,7 +53,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   const openapi = JSON.stringify(buildOpenApi(routes, rest.shapes));
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
-    redis: deps.rateLimits instanceof RedisRateLimitStore ? deps.rateLimits.client : null,
+    store: deps.rateLimits,
   });
 
   const errorLog = createGraphQLErrorLog((context, error) =>
