@@ -7,7 +7,6 @@ import type { AppDeps } from './deps.js';
 import { AppError } from './errors.js';
 import { Prisma } from './generated/prisma/client.js';
 import { createFieldRateLimiter } from './schema/field-rate-limit.js';
-import { RedisRateLimitStore } from './infra/rate-limit.js';
 import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
@@ -18,6 +17,7 @@ import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 import { createGraphQLErrorLog } from './schema/use-error-log.js';
 import { useRequestLimits } from './schema/use-request-limits.js';
+import { describeError, logger } from './infra/log.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -36,17 +36,6 @@ query Dashboard {
 
 const GRAPHIQL_HEADERS = '{"Authorization": "Bearer svc_live_…"}';
 
-/** Error details that are safe to log: no query arguments (Prisma prints them), hence no customer data. */
-function describeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { name: typeof error };
-  const code = (error as { code?: unknown }).code;
-  return { name: error.name, ...(typeof code === 'string' && { code }), message: error.message.split('\n')[0]?.slice(0, 200) };
-}
-
-export function log(line: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
-}
-
 /** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   const schema = toSchema();
@@ -55,11 +44,11 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   const openapi = JSON.stringify(buildOpenApi(routes, rest.shapes));
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
-    redis: deps.rateLimits instanceof RedisRateLimitStore ? deps.rateLimits.client : null,
+    store: deps.rateLimits,
   });
 
   const errorLog = createGraphQLErrorLog((context, error) =>
-    log({ level: 'error', requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) }),
+    logger.error({ requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) }),
   );
   const yoga = createYoga<GraphQLServerContext>({
     schema,
@@ -119,14 +108,13 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       try {
         response = await route(request, context);
       } catch (error) {
-        log({ level: 'error', requestId: context.requestId, route: context.log.route, error: describeError(error) });
+        logger.error({ requestId: context.requestId, route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
       }
       if (request.method === 'HEAD') response = await withoutBody(response);
       response.headers.set('X-Request-Id', context.requestId);
       if (deps.config.logRequests) {
-        log({
-          level: 'info',
+        logger.info({
           requestId: context.requestId,
           method: request.method,
           route: context.log.route ?? null,
@@ -134,6 +122,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
           ms: Math.round((performance.now() - started) * 10) / 10,
           accountId: context.log.accountId ?? null,
           keyId: context.log.keyId ?? null,
+          // Debugging a client: its headers, credentials redacted (src/infra/log.ts).
+          ...(logger.isLevelEnabled('debug') && { headers: Object.fromEntries(request.headers) }),
         });
       }
       return response;

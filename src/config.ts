@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from './infra/log.js';
 
 /** Every environment variable the service reads, parsed and validated once (contract §1). */
 export interface Config {
@@ -22,6 +23,8 @@ export interface Config {
   outboundTestResolve: string | null;
   outboundTestCa: string | null;
   logRequests: boolean;
+  /** pino's level names; `debug` adds each request's headers (credentials redacted) to its line. */
+  logLevel: LogLevel;
   /** Submissions an erasure job examines per transaction (each batch commits with its progress). */
   erasureBatchSize: number;
   /** SIGTERM: how long /readyz answers 503 while new connections are still served, before the listener closes. */
@@ -40,6 +43,13 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
   if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function logLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL;
+  if (raw === undefined || raw === '') return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw as LogLevel;
 }
 
 function positiveInt(env: Env, name: string, fallback: number): number {
@@ -114,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTestResolve,
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
+    logLevel: logLevel(env),
     erasureBatchSize: positiveInt(env, 'ERASURE_BATCH_SIZE', 500),
     shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),

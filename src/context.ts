@@ -37,7 +37,7 @@ export interface RequestContext {
   /** Request-scoped, so a batch never mixes two viewers' data. */
   loaders: Loaders;
   log: LogFields;
-  /** Small per-field limits on abusable GraphQL fields (graphql-rate-limit), shared by both transports. */
+  /** Small per-field limits on abusable GraphQL fields (src/schema/field-rate-limit.ts), shared by both transports. */
   limitField: LimitField<RequestContext>;
   /** Headers every response to this request carries (rate-limit headers once that step has run). */
   responseHeaders: Record<string, string>;

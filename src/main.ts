@@ -1,4 +1,5 @@
-import { createApp, log } from './app.js';
+import { createApp } from './app.js';
+import { logger } from './infra/log.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError, openDatabase } from './infra/db.js';
 import { trackConnections } from './http-drain.js';
@@ -27,6 +28,7 @@ function printDemo(demo: DemoData, baseUrl: string): void {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  logger.level = config.logLevel;
   if (config.databaseUrl) applyPostgresRuntimeTuning();
   const db = await openDatabase(config);
   const applied = config.migrateOnStart ? await migrate(db) : [];
@@ -50,13 +52,13 @@ async function main(): Promise<void> {
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // The banner goes out before "listening": whatever waits for that line as the ready signal has the credentials too.
   if (demo) printDemo(demo, baseUrl);
-  log({ level: 'info', msg: 'listening', url: baseUrl, database: db.kind, migrationsApplied: applied.length, worker: worker !== null });
+  logger.info({ url: baseUrl, database: db.kind, migrationsApplied: applied.length, worker: worker !== null }, 'listening');
 
   onStopSignal(async (signal) => {
     // Readiness first: /readyz answers 503 and responses close their connections while the listener stays open.
     readiness.draining = true;
     http.startDraining();
-    log({ level: 'info', msg: 'stopping', signal, inFlight: http.inFlight });
+    logger.info({ signal, inFlight: http.inFlight }, 'stopping');
     const code = await runShutdown(
       {
         drain: [
@@ -70,9 +72,9 @@ async function main(): Promise<void> {
           { name: 'database', run: () => db.close() },
         ],
       },
-      { delayMs: signal === 'SIGTERM' ? config.shutdownDelayMs : 0, timeoutMs: config.shutdownTimeoutMs, log },
+      { delayMs: signal === 'SIGTERM' ? config.shutdownDelayMs : 0, timeoutMs: config.shutdownTimeoutMs, log: logger },
     );
-    log({ level: 'info', msg: 'stopped', drained: code === 0 });
+    logger.info({ drained: code === 0 }, 'stopped');
     return code;
   });
 }

@@ -4,6 +4,7 @@
  * then in-flight requests and jobs finish within `timeoutMs`, then connections are closed in order. What is still
  * running at the deadline is cut: requests are reset, jobs are failed back to the queue for another worker to retry.
  */
+import type { Logger } from 'pino';
 
 /** What /readyz reads: false from the first signal on. */
 export interface Readiness {
@@ -26,7 +27,7 @@ export interface ShutdownPlan {
 export interface ShutdownOptions {
   delayMs: number;
   timeoutMs: number;
-  log(line: Record<string, unknown>): void;
+  log: Pick<Logger, 'warn' | 'error'>;
 }
 
 /** The least a closing step gets after the deadline (closing sockets and pools takes a moment even when idle). */
@@ -44,10 +45,10 @@ export async function runShutdown(plan: ShutdownPlan, options: ShutdownOptions):
   for (const result of results) {
     if (result.status === 'fulfilled') {
       cut += result.value.cut;
-      if (result.value.cut > 0) options.log({ level: 'warn', msg: 'cut at the shutdown deadline', step: result.value.step, count: result.value.cut });
+      if (result.value.cut > 0) options.log.warn({ step: result.value.step, count: result.value.cut }, 'cut at the shutdown deadline');
     } else {
       cut += 1;
-      options.log({ level: 'error', msg: 'shutdown step failed', error: String(result.reason) });
+      options.log.error({ error: String(result.reason) }, 'shutdown step failed');
     }
   }
   for (const step of plan.close) {
@@ -59,7 +60,7 @@ export async function runShutdown(plan: ShutdownPlan, options: ShutdownOptions):
       clearTimeout(timer);
     } catch (error) {
       cut += 1;
-      options.log({ level: 'error', msg: 'shutdown step failed', step: step.name, error: error instanceof Error ? error.message : String(error) });
+      options.log.error({ step: step.name, error: error instanceof Error ? error.message : String(error) }, 'shutdown step failed');
     }
   }
   return cut === 0 ? 0 : 1;

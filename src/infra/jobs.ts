@@ -1,5 +1,6 @@
 import { fromPglite, fromPrisma, PgBoss, type Db, type Job, type JobInsert, type JobResult, type Queue } from 'pg-boss';
 import type { Database } from './db.js';
+import { logger } from './log.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**
@@ -110,7 +111,7 @@ export class JobQueue {
     // Errors of background loops (a poll while the database restarts) are retried by pg-boss itself;
     // without a listener EventEmitter would crash the process. Messages only: never job data.
     boss.on('error', (error) => {
-      if (!/stopp|closed|terminat|not opened/i.test(error.message)) console.error(JSON.stringify({ level: 'error', msg: 'job queue', error: error.message }));
+      if (!/stopp|closed|terminat|not opened/i.test(error.message)) logger.error({ error: error.message }, 'job queue');
     });
     await boss.start();
     const queue = new JobQueue(boss, db);
@@ -185,6 +186,8 @@ export class JobQueue {
               await handler(job.data, job);
               return { id: job.id, status: 'completed' };
             } catch (error) {
+              // The name and code only: a message may quote job data (a rejected recipient's address, say).
+              logger.warn({ queue: name, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
               return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
             }
           }),

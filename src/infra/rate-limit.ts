@@ -1,15 +1,16 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { Redis } from 'ioredis';
 
 /**
- * The hourly request budgets (contract: "rate limit", "rate-limit window", site-key budgets). A bucket is any
- * string the caller picks (`key:<apiKeyId>`, `site:<siteId>`, `site-attempt:<siteId>`); its window starts at the
- * bucket's first hit and lasts `windowMs` (GitHub's way), and `resetAt` is that window's end.
+ * The hourly request budgets (contract: "rate limit", "rate-limit window", site-key budgets) and the per-field
+ * GraphQL limits, counted by rate-limiter-flexible in process or in Redis. A bucket is any string the caller picks
+ * (`key:<apiKeyId>`, `site:<siteId>`, `site-attempt:<siteId>`, `field:…`); its window is fixed: it starts at the
+ * bucket's first hit and lasts `windowMs` (GitHub's way), refused hits never move it, and `resetAt` is its end.
  *
- * A refused hit changes nothing: it neither counts nor moves the window, so `remaining` is never negative, the
- * counter always equals the requests actually served, and a raised per-key limit takes effect on the next request
- * of the same window.
+ * A refused hit is counted too (rate-limiter-flexible's way; a bucket's budget never changes within a window, so
+ * nobody sees the difference): `remaining` is floored at 0.
  */
 export interface RateLimitResult {
   allowed: boolean;
@@ -24,19 +25,23 @@ export interface RateLimitResult {
 }
 
 export interface RateLimitStore {
-  hit(bucket: string, limit: number, windowMs: number, now?: number): Promise<RateLimitResult>;
+  readonly kind: 'memory' | 'redis';
+  /** `windowMs`: whole seconds only (Redis keeps TTLs in seconds here); one hour unless told. */
+  hit(bucket: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
   /**
    * What `hit` would answer, using nothing: `remaining` is the budget left before this request, `allowed` false
    * when it is spent. A conditional GET peeks, and hits only when its answer is not a 304 (contract §6.2: a 304
    * uses no budget); a hit refused after an allowed peek (another replica took the last unit) is still a 429.
    */
-  peek(bucket: string, limit: number, windowMs: number, now?: number): Promise<RateLimitResult>;
+  peek(bucket: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
+  /** Quits the Redis connection the store opened; forgets the in-process counters. */
+  close(): Promise<void>;
 }
 
 export const HOUR_MS = 60 * 60 * 1000;
 
 /** Builds the result every store returns, from the count after this hit and the milliseconds the window has left. */
-export function rateLimitResult(allowed: boolean, limit: number, count: number, msLeft: number, now: number): RateLimitResult {
+export function rateLimitResult(allowed: boolean, limit: number, count: number, msLeft: number, now: number = Date.now()): RateLimitResult {
   const left = Math.max(0, msLeft);
   return {
     allowed,
@@ -63,127 +68,73 @@ export function rateLimitedError(result: RateLimitResult): AppError {
   return new AppError('rate_limited', { retryAfter: result.retryAfter }, { headers: rateLimitHeaders(result) });
 }
 
-interface Window {
-  count: number;
-  endsAt: number;
+function windowSeconds(windowMs: number): number {
+  // rate-limiter-flexible's Redis store floors to whole seconds, and 0 there means "never expires".
+  if (!Number.isInteger(windowMs / 1000) || windowMs < 1000) throw new Error(`Rate-limit windows are whole seconds, got ${windowMs} ms`);
+  return windowMs / 1000;
 }
 
 /**
- * In-process counters for a single server (no REDIS_URL). `hit` does all its work synchronously, so concurrent
- * requests cannot interleave between the read and the write. Expired windows are swept at most once per
- * `sweepEveryMs` (on a hit, with the same clock), so the Map holds only buckets with a live window.
+ * One limiter serves buckets of different budgets (each API key has its own), so it never refuses by itself
+ * (`points` is unbounded): it keeps each bucket's counter and window atomically, and the budget is compared here.
  */
-export class MemoryRateLimitStore implements RateLimitStore {
-  readonly kind = 'memory' as const;
-  private readonly windows = new Map<string, Window>();
-  private nextSweepAt = 0;
-  private readonly sweepEveryMs: number;
+abstract class FlexibleRateLimitStore implements RateLimitStore {
+  abstract readonly kind: 'memory' | 'redis';
 
-  constructor(options: { sweepEveryMs?: number } = {}) {
-    this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
+  constructor(private readonly limiter: RateLimiterAbstract) {}
+
+  async hit(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+    const res = await this.limiter.consume(bucket, 1, { customDuration: windowSeconds(windowMs) });
+    return rateLimitResult(res.consumedPoints <= limit, limit, res.consumedPoints, res.msBeforeNext);
   }
 
-  /** Buckets currently held (expired ones not yet swept included). */
-  get size(): number {
-    return this.windows.size;
-  }
-
-  async hit(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
-    this.sweep(now);
-    let window = this.windows.get(bucket);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + windowMs };
-      this.windows.set(bucket, window);
-    }
-    const allowed = window.count < limit;
-    if (allowed) window.count += 1;
-    return rateLimitResult(allowed, limit, window.count, window.endsAt - now, now);
-  }
-
-  async peek(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
-    const window = this.windows.get(bucket);
+  async peek(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+    const res: RateLimiterRes | null = await this.limiter.get(bucket);
     // No live window: none is started (a 304 is not a request of the budget); the next hit starts it.
-    if (!window || window.endsAt <= now) return rateLimitResult(limit > 0, limit, 0, windowMs, now);
-    return rateLimitResult(window.count < limit, limit, window.count, window.endsAt - now, now);
+    if (!res || res.msBeforeNext <= 0) return rateLimitResult(limit > 0, limit, 0, windowSeconds(windowMs) * 1000);
+    return rateLimitResult(res.consumedPoints < limit, limit, res.consumedPoints, res.msBeforeNext);
+  }
+
+  abstract close(): Promise<void>;
+}
+
+const UNBOUNDED = { points: Number.MAX_SAFE_INTEGER, duration: HOUR_MS / 1000 };
+
+/** Counters of this process only (no REDIS_URL): one Map entry per live window, dropped by a timer when it ends. */
+export class MemoryRateLimitStore extends FlexibleRateLimitStore {
+  readonly kind = 'memory' as const;
+  private readonly memory: RateLimiterMemory;
+
+  constructor() {
+    const memory = new RateLimiterMemory(UNBOUNDED);
+    super(memory);
+    this.memory = memory;
+  }
+
+  /** Buckets with a live window. */
+  get size(): number {
+    return this.memory.dump().storage.length;
   }
 
   async close(): Promise<void> {
-    this.windows.clear();
-  }
-
-  private sweep(now: number): void {
-    if (now < this.nextSweepAt) return;
-    this.nextSweepAt = now + this.sweepEveryMs;
-    for (const [bucket, window] of this.windows) {
-      if (window.endsAt <= now) this.windows.delete(bucket);
-    }
+    for (const { key } of this.memory.dump().storage) await this.memory.delete(key);
   }
 }
 
 /**
- * The Lua script runs atomically inside Redis, so two server processes sharing it can never both take the last
- * request of a budget; one EVALSHA per hit. The window is created by the bucket's first hit (SET … PX) and never
- * extended; refused hits leave the counter alone. A key found without a TTL (written by hand) gets one, so it cannot
- * block a bucket forever. Returns { count after this hit, ms left in the window, 1 when allowed }.
+ * Counters shared by every replica (REDIS_URL): one Lua call per hit (SET NX EX, INCRBY, PTTL, atomic, so replicas
+ * sharing Redis allow exactly the budget between them); a peek is one MULTI of GET and PTTL. Keys are
+ * `<keyPrefix>:<bucket>` (`rl:key:<id>` by default) and expire with their window.
  */
-const HIT_SCRIPT = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '-1')
-if count == -1 then
-  redis.call('SET', KEYS[1], 0, 'PX', ARGV[2])
-  count = 0
-end
-local allowed = 0
-if count < tonumber(ARGV[1]) then
-  count = redis.call('INCR', KEYS[1])
-  allowed = 1
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  ttl = tonumber(ARGV[2])
-end
-return { count, ttl, allowed }
-`;
-
-/** Reads the count and the window's time left in one atomic step, writing nothing: { count, ms left, 1 when allowed }. */
-const PEEK_SCRIPT = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  count = 0
-  ttl = tonumber(ARGV[2])
-end
-local allowed = 0
-if count < tonumber(ARGV[1]) then allowed = 1 end
-return { count, ttl, allowed }
-`;
-
-type RedisWithHit = Redis & {
-  rateLimitHit(key: string, limit: number, windowMs: number): Promise<unknown>;
-  rateLimitPeek(key: string, limit: number, windowMs: number): Promise<unknown>;
-};
-
-function isHitReply(reply: unknown): reply is [number, number, number] {
-  return Array.isArray(reply) && reply.length === 3 && reply.every((n) => typeof n === 'number');
-}
-
-/**
- * Counters shared by every replica (REDIS_URL). Keys are `<keyPrefix><bucket>` and expire with their window, so
- * Redis holds only live windows. Redis keeps the window's time (PX); `now` only turns its TTL into `resetAt`.
- */
-export class RedisRateLimitStore implements RateLimitStore {
+export class RedisRateLimitStore extends FlexibleRateLimitStore {
   readonly kind = 'redis' as const;
-  private readonly redis: RedisWithHit;
-  private readonly keyPrefix: string;
-  private readonly ownsConnection: boolean;
 
-  /** `redis` stays the caller's (close() leaves it open) unless it came from `connect`. */
-  constructor(redis: Redis, options: { keyPrefix?: string; ownsConnection?: boolean } = {}) {
-    redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    redis.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
-    this.redis = redis as RedisWithHit;
-    this.keyPrefix = options.keyPrefix ?? 'rl:';
-    this.ownsConnection = options.ownsConnection ?? false;
+  /** `redis` stays the caller's (close() leaves it open) unless `ownsConnection` (as from `connect`). */
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: { keyPrefix?: string; ownsConnection?: boolean } = {},
+  ) {
+    super(new RateLimiterRedis({ ...UNBOUNDED, storeClient: redis, keyPrefix: options.keyPrefix ?? 'rl' }));
   }
 
   static async connect(url: string, options: { keyPrefix?: string } = {}): Promise<RedisRateLimitStore> {
@@ -194,27 +145,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     return new RedisRateLimitStore(redis, { ...options, ownsConnection: true });
   }
 
-  /** The connection, for the per-field limiter to share (src/schema/field-rate-limit.ts). */
-  get client(): Redis {
-    return this.redis;
-  }
-
-  async hit(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
-    const reply = await this.redis.rateLimitHit(this.keyPrefix + bucket, limit, Math.max(1, Math.round(windowMs)));
-    if (!isHitReply(reply)) throw new Error('Unexpected reply from the rate-limit script');
-    const [count, msLeft, allowed] = reply;
-    return rateLimitResult(allowed === 1, limit, count, msLeft, now);
-  }
-
-  async peek(bucket: string, limit: number, windowMs: number, now: number = Date.now()): Promise<RateLimitResult> {
-    const reply = await this.redis.rateLimitPeek(this.keyPrefix + bucket, limit, Math.max(1, Math.round(windowMs)));
-    if (!isHitReply(reply)) throw new Error('Unexpected reply from the rate-limit peek script');
-    const [count, msLeft, allowed] = reply;
-    return rateLimitResult(allowed === 1, limit, count, msLeft, now);
-  }
-
   async close(): Promise<void> {
-    if (this.ownsConnection) await this.redis.quit();
+    if (this.options.ownsConnection) await this.redis.quit();
   }
 }
 

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { logger } from '../infra/log.js';
 import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
 import { assertJsonInput, parseIdText, parseInput } from '../domain/validation.js';
@@ -113,7 +114,7 @@ function parseQuery(route: TableRoute, url: URL): Record<string, unknown> {
 /** A streamed body that failed after its first byte: the name only, never row data. */
 function logStreamFailure(context: RequestContext, error: unknown): void {
   const name = error instanceof Error ? error.name : typeof error;
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', requestId: context.requestId, route: context.log.route, msg: 'stream failed', error: { name } })}\n`);
+  logger.error({ requestId: context.requestId, route: context.log.route, error: { name } }, 'stream failed');
 }
 
 function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../infra/db.js';
+import { logger } from '../infra/log.js';
 import { onStopSignal, runShutdown } from '../shutdown.js';
 import { startWorker } from './start-worker.js';
 
@@ -26,21 +27,22 @@ async function main(): Promise<void> {
       2,
     );
   }
+  logger.level = config.logLevel;
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const worker = await startWorker({ config, db });
-  process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker started', pid: process.pid })}\n`);
+  logger.info({ pid: process.pid }, 'worker started');
 
   // No listener, so no readiness delay: jobs under way finish within SHUTDOWN_TIMEOUT_MS, the rest go back to the queue.
   onStopSignal(async (signal) => {
-    process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker stopping', signal })}\n`);
+    logger.info({ signal }, 'worker stopping');
     const code = await runShutdown(
       {
         drain: [{ name: 'jobs', run: (msLeft) => worker.stop({ timeoutMs: msLeft }) }],
         close: [{ name: 'database', run: () => db.close() }],
       },
-      { delayMs: 0, timeoutMs: config.shutdownTimeoutMs, log: (line) => process.stdout.write(`${JSON.stringify(line)}\n`) },
+      { delayMs: 0, timeoutMs: config.shutdownTimeoutMs, log: logger },
     );
-    process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker stopped', drained: code === 0 })}\n`);
+    logger.info({ drained: code === 0 }, 'worker stopped');
     return code;
   });
 }

@@ -11,7 +11,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export type Role = 'gateway' | 'worker';
 
 const ENTRY: Record<Role, string> = { gateway: 'src/main.ts', worker: 'src/worker/main.ts' };
-const READY: Record<Role, RegExp> = { gateway: /"msg":"listening","url":"([^"]+)"/, worker: /"msg":"worker started"/ };
+const READY: Record<Role, RegExp> = { gateway: /"url":"([^"]+)".*"msg":"listening"/, worker: /"msg":"worker started"/ };
 const OUTPUT_CAP = 200_000;
 
 export interface ServiceProcess {

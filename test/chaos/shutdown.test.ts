@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/infra/log.js';
 import { runShutdown } from '../../src/shutdown.js';
 
 /** The parts of the graceful stop that need no process (the process-level proofs are in graceful-stop.test.ts). */
 
-const quiet = { log: () => undefined };
+const quiet = { log: createLogger(process.stdout, 'silent') };
 
 describe('SHUTDOWN_DELAY_MS and SHUTDOWN_TIMEOUT_MS', () => {
   const base = { SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), DATABASE_URL: 'postgresql://127.0.0.1/x' };

@@ -34,7 +34,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
     const poll = setInterval(() => {
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(output);
+      const match = /"url":"([^"]+)".*"msg":"listening"/.exec(output);
       if (match?.[1]) {
         clearInterval(poll);
         clearTimeout(timer);

@@ -3,6 +3,7 @@ import { GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, graphql, t
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/errors.js';
+import { MemoryRateLimitStore, RedisRateLimitStore } from '../../src/infra/rate-limit.js';
 import { createFieldRateLimiter, windowToMs, type FieldCall, type LimitField } from '../../src/schema/field-rate-limit.js';
 import { hasRedis } from '../support/database.js';
 
@@ -13,7 +14,7 @@ interface Ctx {
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 
 function call(keyId: string, fieldName = 'verifySite', args: Record<string, unknown> = {}): FieldCall<Ctx> {
-  // Only fieldName is read from info, by graphql-rate-limit and by us.
+  // Only fieldName is read from info.
   return { parent: null, args, context: { keyId }, info: { fieldName } as GraphQLResolveInfo };
 }
 
@@ -34,14 +35,14 @@ describe('createFieldRateLimiter (in process)', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
-    limitField = createFieldRateLimiter<Ctx>({ identifyContext });
+    limitField = createFieldRateLimiter<Ctx>({ identifyContext, store: new MemoryRateLimitStore() });
   });
 
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('lets max calls through, then throws rate_limited with the seconds until the oldest call leaves the window', async () => {
+  it('lets max calls through, then throws rate_limited with the seconds until the window that started at the first call ends', async () => {
     await limitField(call('1'), { max: 2, window: '1m' });
     vi.setSystemTime(T0 + 10_000);
     await limitField(call('1'), { max: 2, window: '1m' });
@@ -53,7 +54,7 @@ describe('createFieldRateLimiter (in process)', () => {
     expect(error.toBody()).toStrictEqual({ error: 'Rate limit exceeded', code: 'rate_limited', retryAfter: 40 });
   });
 
-  it('does not count refused calls, so the wait does not grow while the caller keeps trying', async () => {
+  it('does not move the window on refused calls, so the wait does not grow while the caller keeps trying', async () => {
     await limitField(call('1'), { max: 1, window: '1m' });
     for (const offset of [1000, 30_000, 59_000]) {
       vi.setSystemTime(T0 + offset);
@@ -65,7 +66,17 @@ describe('createFieldRateLimiter (in process)', () => {
     await expect(limitField(call('1'), { max: 1, window: '1m' })).resolves.toBeUndefined();
   });
 
-  it('keeps separate logs per caller, per field and per identity argument', async () => {
+  it('opens a fresh window of max calls at the first call after the last one ended (a fixed window, not a sliding log)', async () => {
+    await limitField(call('1'), { max: 2, window: '1m' });
+    vi.setSystemTime(T0 + 59_000);
+    await limitField(call('1'), { max: 2, window: '1m' });
+    vi.setSystemTime(T0 + 60_000);
+    await limitField(call('1'), { max: 2, window: '1m' });
+    await limitField(call('1'), { max: 2, window: '1m' });
+    expect((await refusal(limitField(call('1'), { max: 2, window: '1m' }))).context).toStrictEqual({ retryAfter: 60 });
+  });
+
+  it('keeps separate windows per caller, per field and per identity argument', async () => {
     const limit = { max: 1, window: '1h' as const, identityArgs: ['siteId'] };
     await limitField(call('1', 'verifySite', { siteId: 7 }), limit);
     await expect(refusal(limitField(call('1', 'verifySite', { siteId: 7 }), limit))).resolves.toBeInstanceOf(AppError);
@@ -88,7 +99,7 @@ describe('createFieldRateLimiter (in process)', () => {
 
 describe('a limited field in an executed GraphQL schema', () => {
   it('answers errors[0] with extensions code rate_limited, retryAfter and HTTP 429 with Retry-After', async () => {
-    const limitField = createFieldRateLimiter<Ctx>({ identifyContext });
+    const limitField = createFieldRateLimiter<Ctx>({ identifyContext, store: new MemoryRateLimitStore() });
     const schema = new GraphQLSchema({
       query: new GraphQLObjectType({
         name: 'Query',
@@ -130,7 +141,7 @@ describe('a limited field in an executed GraphQL schema', () => {
 });
 
 describe.runIf(hasRedis)('createFieldRateLimiter on Redis', () => {
-  const keyPrefix = `rl-field-test:${process.pid}:${randomUUID()}:`;
+  const keyPrefix = `rl-field-test:${process.pid}:${randomUUID()}`;
   let redisA: Redis;
   let redisB: Redis;
 
@@ -140,14 +151,14 @@ describe.runIf(hasRedis)('createFieldRateLimiter on Redis', () => {
   });
 
   afterAll(async () => {
-    const keys = await redisA.keys(`${keyPrefix}*`);
+    const keys = await redisA.keys(`${keyPrefix}:*`);
     if (keys.length > 0) await redisA.del(...keys);
     await redisA.quit();
     await redisB.quit();
   });
 
-  it('throws rate_limited with retryAfter once max is reached, and keeps the log in Redis with a TTL', async () => {
-    const limitField = createFieldRateLimiter<Ctx>({ identifyContext, redis: redisA, keyPrefix });
+  it('throws rate_limited with retryAfter once max is reached, and keeps the window in Redis with a TTL', async () => {
+    const limitField = createFieldRateLimiter<Ctx>({ identifyContext, store: new RedisRateLimitStore(redisA, { keyPrefix }) });
     await limitField(call('r1'), { max: 2, window: '1m' });
     await limitField(call('r1'), { max: 2, window: '1m' });
     const error = await refusal(limitField(call('r1'), { max: 2, window: '1m' }));
@@ -155,16 +166,17 @@ describe.runIf(hasRedis)('createFieldRateLimiter on Redis', () => {
     expect(error.context.retryAfter).toBeGreaterThanOrEqual(59);
     expect(error.context.retryAfter).toBeLessThanOrEqual(60);
     expect(error.headers).toStrictEqual({ 'Retry-After': String(error.context.retryAfter) });
-    const key = `${keyPrefix}key:r1:verifySite`;
-    expect(JSON.parse((await redisA.get(key)) ?? 'null')).toHaveLength(2);
+    const key = `${keyPrefix}:field:key:r1:verifySite`;
+    expect(await redisA.get(key)).toBe('3');
     expect(await redisA.pttl(key)).toBeGreaterThan(0);
+    expect(await redisA.pttl(key)).toBeLessThanOrEqual(60_000);
   });
 
   it('allows exactly max out of 50 concurrent calls split between two limiters on separate connections', async () => {
-    // Two limiters with their own connections and in-process locks behave like two replicas: only the
-    // compare-and-set in Redis keeps them from both taking the same free slot.
-    const a = createFieldRateLimiter<Ctx>({ identifyContext, redis: redisA, keyPrefix });
-    const b = createFieldRateLimiter<Ctx>({ identifyContext, redis: redisB, keyPrefix });
+    // Two limiters with their own connections behave like two replicas: only the atomic count in Redis keeps
+    // them from both taking the same free slot.
+    const a = createFieldRateLimiter<Ctx>({ identifyContext, store: new RedisRateLimitStore(redisA, { keyPrefix }) });
+    const b = createFieldRateLimiter<Ctx>({ identifyContext, store: new RedisRateLimitStore(redisB, { keyPrefix }) });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b)(call('r2'), { max: 10, window: '1m' })),
     );

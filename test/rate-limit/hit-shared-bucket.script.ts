@@ -14,8 +14,7 @@ const limit = Number(limitArg);
 const hits = Number(hitsArg);
 
 const store = await RedisRateLimitStore.connect(redisUrl, { keyPrefix });
-await store.client.ping();
-// The script is loaded before `go`, so the first hits do not race on a NOSCRIPT retry.
+// Connected, and the script loaded before `go`, so the first hits do not race on a NOSCRIPT retry.
 await store.hit(`${bucket}:warm-up`, 1, 60_000);
 process.stdout.write('ready\n');
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   HOUR_MS,
   MemoryRateLimitStore,
@@ -21,9 +21,20 @@ const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 const T0_S = T0 / 1000;
 
 describe('MemoryRateLimitStore', () => {
+  beforeEach(() => {
+    // rate-limiter-flexible reads Date.now(); its expiry timers are faked only where a test says so.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const at = (ms: number): void => void vi.setSystemTime(ms);
+
   it('starts the window at the first hit and ends it one hour later', async () => {
     const store = new MemoryRateLimitStore();
-    expect(await store.hit('key:1', 5000, HOUR_MS, T0 + 1234)).toStrictEqual({
+    at(T0 + 1234);
+    expect(await store.hit('key:1', 5000)).toStrictEqual({
       allowed: true,
       limit: 5000,
       remaining: 4999,
@@ -34,9 +45,11 @@ describe('MemoryRateLimitStore', () => {
 
   it('counts remaining down within one window whose end does not move', async () => {
     const store = new MemoryRateLimitStore();
-    const first = await store.hit('key:1', 3, HOUR_MS, T0);
-    const second = await store.hit('key:1', 3, HOUR_MS, T0 + 10 * 60_000);
-    const third = await store.hit('key:1', 3, HOUR_MS, T0 + 59 * 60_000);
+    const first = await store.hit('key:1', 3, HOUR_MS);
+    at(T0 + 10 * 60_000);
+    const second = await store.hit('key:1', 3, HOUR_MS);
+    at(T0 + 59 * 60_000);
+    const third = await store.hit('key:1', 3, HOUR_MS);
     expect([first, second, third]).toStrictEqual([
       { allowed: true, limit: 3, remaining: 2, resetAt: T0_S + 3600, retryAfter: 3600 },
       { allowed: true, limit: 3, remaining: 1, resetAt: T0_S + 3600, retryAfter: 3000 },
@@ -46,16 +59,19 @@ describe('MemoryRateLimitStore', () => {
 
   it('refuses the hit after the budget with the 429 data, without moving the window', async () => {
     const store = new MemoryRateLimitStore();
-    await store.hit('key:1', 2, HOUR_MS, T0);
-    await store.hit('key:1', 2, HOUR_MS, T0 + 1000);
-    expect(await store.hit('key:1', 2, HOUR_MS, T0 + 30 * 60_000)).toStrictEqual({
+    await store.hit('key:1', 2, HOUR_MS);
+    at(T0 + 1000);
+    await store.hit('key:1', 2, HOUR_MS);
+    at(T0 + 30 * 60_000);
+    expect(await store.hit('key:1', 2, HOUR_MS)).toStrictEqual({
       allowed: false,
       limit: 2,
       remaining: 0,
       resetAt: T0_S + 3600,
       retryAfter: 1800,
     });
-    expect(await store.hit('key:1', 2, HOUR_MS, T0 + HOUR_MS - 1)).toStrictEqual({
+    at(T0 + HOUR_MS - 1);
+    expect(await store.hit('key:1', 2, HOUR_MS)).toStrictEqual({
       allowed: false,
       limit: 2,
       remaining: 0,
@@ -64,19 +80,16 @@ describe('MemoryRateLimitStore', () => {
     });
   });
 
-  it('does not count refused hits, so a raised limit applies within the same window', async () => {
+  it('opens a new window at the first hit after the old one ended, however many hits were refused', async () => {
     const store = new MemoryRateLimitStore();
-    await store.hit('key:1', 1, HOUR_MS, T0);
-    for (let i = 0; i < 5; i++) expect((await store.hit('key:1', 1, HOUR_MS, T0 + i)).allowed).toBe(false);
-    expect(await store.hit('key:1', 3, HOUR_MS, T0 + 10)).toMatchObject({ allowed: true, remaining: 1, resetAt: T0_S + 3600 });
-  });
-
-  it('opens a new window at the first hit after the old one ended', async () => {
-    const store = new MemoryRateLimitStore();
-    await store.hit('key:1', 1, HOUR_MS, T0);
-    expect((await store.hit('key:1', 1, HOUR_MS, T0 + 5000)).allowed).toBe(false);
+    await store.hit('key:1', 1, HOUR_MS);
+    for (let i = 1; i <= 5; i++) {
+      at(T0 + i * 1000);
+      expect((await store.hit('key:1', 1, HOUR_MS)).allowed).toBe(false);
+    }
     const later = T0 + HOUR_MS + 90_000;
-    expect(await store.hit('key:1', 1, HOUR_MS, later)).toStrictEqual({
+    at(later);
+    expect(await store.hit('key:1', 1, HOUR_MS)).toStrictEqual({
       allowed: true,
       limit: 1,
       remaining: 0,
@@ -87,17 +100,28 @@ describe('MemoryRateLimitStore', () => {
 
   it('keeps buckets independent', async () => {
     const store = new MemoryRateLimitStore();
-    await store.hit('key:1', 1, HOUR_MS, T0);
-    expect((await store.hit('key:1', 1, HOUR_MS, T0 + 1)).allowed).toBe(false);
-    expect(await store.hit('key:2', 1, HOUR_MS, T0 + 60_000)).toMatchObject({ allowed: true, resetAt: T0_S + 3660 });
-    expect(await store.hit('site:1', 600, HOUR_MS, T0 + 2)).toMatchObject({ allowed: true, remaining: 599 });
+    await store.hit('key:1', 1, HOUR_MS);
+    at(T0 + 1);
+    expect((await store.hit('key:1', 1, HOUR_MS)).allowed).toBe(false);
+    at(T0 + 60_000);
+    expect(await store.hit('key:2', 1, HOUR_MS)).toMatchObject({ allowed: true, resetAt: T0_S + 3660 });
+    expect(await store.hit('site:1', 600, HOUR_MS)).toMatchObject({ allowed: true, remaining: 599 });
   });
 
-  it('sweeps ended windows so that memory does not grow with every key ever seen', async () => {
-    const store = new MemoryRateLimitStore({ sweepEveryMs: 60_000 });
-    for (let i = 0; i < 1000; i++) await store.hit(`key:${i}`, 10, HOUR_MS, T0);
+  it('keeps windows of other lengths (the per-field limits) in whole seconds', async () => {
+    const store = new MemoryRateLimitStore();
+    expect(await store.hit('field:key:1:createForm', 2, 60_000)).toMatchObject({ allowed: true, remaining: 1, retryAfter: 60, resetAt: T0_S + 60 });
+    await expect(store.hit('field:key:1:createForm', 2, 1500)).rejects.toThrow('whole seconds');
+  });
+
+  it('drops ended windows so that memory does not grow with every key ever seen', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    vi.setSystemTime(T0);
+    const store = new MemoryRateLimitStore();
+    for (let i = 0; i < 1000; i++) await store.hit(`key:${i}`, 10, HOUR_MS);
     expect(store.size).toBe(1000);
-    await store.hit('key:late', 10, HOUR_MS, T0 + HOUR_MS + 1);
+    vi.advanceTimersByTime(HOUR_MS);
+    await store.hit('key:late', 10, HOUR_MS);
     expect(store.size).toBe(1);
   });
 
@@ -110,8 +134,16 @@ describe('MemoryRateLimitStore', () => {
 });
 
 describe('rateLimitHeaders and rateLimitedError', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('give the three X-RateLimit headers to an allowed hit', async () => {
-    const result = await new MemoryRateLimitStore().hit('key:1', 5000, HOUR_MS, T0);
+    const result = await new MemoryRateLimitStore().hit('key:1', 5000, HOUR_MS);
     expect(rateLimitHeaders(result)).toStrictEqual({
       'X-RateLimit-Limit': '5000',
       'X-RateLimit-Remaining': '4999',
@@ -121,8 +153,9 @@ describe('rateLimitHeaders and rateLimitedError', () => {
 
   it('give a refused hit the 429 body with retryAfter and all four headers', async () => {
     const store = new MemoryRateLimitStore();
-    await store.hit('key:1', 1, HOUR_MS, T0);
-    const error = rateLimitedError(await store.hit('key:1', 1, HOUR_MS, T0 + 600_000));
+    await store.hit('key:1', 1, HOUR_MS);
+    vi.setSystemTime(T0 + 600_000);
+    const error = rateLimitedError(await store.hit('key:1', 1, HOUR_MS));
     expect(error.status).toBe(429);
     expect(error.toBody()).toStrictEqual({ error: 'Rate limit exceeded', code: 'rate_limited', retryAfter: 3000 });
     expect(error.headers).toStrictEqual({
@@ -143,7 +176,7 @@ describe('createRateLimitStore', () => {
   });
 
   it.runIf(hasRedis)('keeps counters in Redis with REDIS_URL', async () => {
-    const store = await createRateLimitStore({ redisUrl: REDIS_URL }, { keyPrefix: `rl-test:${randomUUID()}:` });
+    const store = await createRateLimitStore({ redisUrl: REDIS_URL }, { keyPrefix: `rl-test:${randomUUID()}` });
     expect(store).toBeInstanceOf(RedisRateLimitStore);
     expect(store.kind).toBe('redis');
     expect((await store.hit('key:1', 2, HOUR_MS)).remaining).toBe(1);
@@ -152,7 +185,8 @@ describe('createRateLimitStore', () => {
 });
 
 describe.runIf(hasRedis)('RedisRateLimitStore', () => {
-  const prefix = `rl-test:${process.pid}:${randomUUID()}:`;
+  const prefix = `rl-test:${process.pid}:${randomUUID()}`;
+  const redisKey = (bucket: string): string => `${prefix}:${bucket}`;
   let redis: Redis;
   let store: RedisRateLimitStore;
 
@@ -162,7 +196,7 @@ describe.runIf(hasRedis)('RedisRateLimitStore', () => {
   });
 
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
+    const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);
     await store.close();
     await redis.quit();
@@ -184,17 +218,19 @@ describe.runIf(hasRedis)('RedisRateLimitStore', () => {
     expect(first.resetAt).toBeLessThanOrEqual(Math.ceil((Date.now() + HOUR_MS) / 1000));
     for (const r of results) expect(Math.abs(r.resetAt - first.resetAt)).toBeLessThanOrEqual(1);
     expect(results[3]!.retryAfter).toBeGreaterThan(3500);
-    const ttl = await redis.pttl(`${prefix}key:countdown`);
+    const ttl = await redis.pttl(redisKey('key:countdown'));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(HOUR_MS);
-    expect(await redis.get(`${prefix}key:countdown`)).toBe('3');
+    // rate-limiter-flexible counts the refused hit too; the window did not move.
+    expect(await redis.get(redisKey('key:countdown'))).toBe('4');
   });
 
   it('opens a new window once the old one expired', async () => {
-    await store.hit('key:short', 1, 200);
-    expect((await store.hit('key:short', 1, 200)).allowed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await store.hit('key:short', 1, 200)).toMatchObject({ allowed: true, remaining: 0 });
+    await store.hit('key:short', 1, 1000);
+    expect((await store.hit('key:short', 1, 1000)).allowed).toBe(false);
+    // Redis expires the key itself: poll for that event rather than sleeping a guess.
+    while ((await redis.exists(redisKey('key:short'))) === 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await store.hit('key:short', 1, 1000)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
   it('keeps buckets independent', async () => {
@@ -203,17 +239,17 @@ describe.runIf(hasRedis)('RedisRateLimitStore', () => {
     expect((await store.hit('key:b', 1, HOUR_MS)).allowed).toBe(true);
   });
 
-  it('allows exactly the limit out of 50 concurrent hits and never counts past it', async () => {
+  it('allows exactly the limit out of 50 concurrent hits', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => store.hit('key:concurrent', 10, HOUR_MS)));
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
-    expect(await redis.get(`${prefix}key:concurrent`)).toBe('10');
+    expect(results.filter((r) => r.remaining === 0)).toHaveLength(41);
   });
 
   it('gives a key left without a TTL a window instead of blocking it forever', async () => {
-    await redis.set(`${prefix}key:no-ttl`, '5');
+    await redis.set(redisKey('key:no-ttl'), '5');
     const result = await store.hit('key:no-ttl', 5, HOUR_MS);
     expect(result).toMatchObject({ allowed: false, remaining: 0 });
-    expect(await redis.pttl(`${prefix}key:no-ttl`)).toBeGreaterThan(0);
+    expect(await redis.pttl(redisKey('key:no-ttl'))).toBeGreaterThan(0);
   });
 
   it('lets two server processes sharing Redis allow exactly the limit between them', async () => {
@@ -249,7 +285,7 @@ describe.runIf(hasRedis)('RedisRateLimitStore', () => {
       const results = await Promise.all(outputs.map((o) => o.result));
       expect(results[0]!.allowed + results[1]!.allowed).toBe(limit);
       expect(results.map((r) => r.minRemaining)).toStrictEqual([0, 0]);
-      expect(await redis.get(`${prefix}key:shared`)).toBe(String(limit));
+      expect(await redis.get(redisKey('key:shared'))).toBe(String(2 * hitsEach));
     } finally {
       for (const child of children) if (child.exitCode === null) child.kill();
     }

@@ -86,13 +86,19 @@ describe('outbox relay', () => {
 describe('outbox relay while the database fails', () => {
   it('backs off, doubling its wait up to the cap, and goes back to its interval once a pass succeeds', async () => {
     const [id] = await recordSubmissions(1);
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // The relay's lines, as the logger writes them to stdout.
+    const lines: Record<string, unknown>[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      if (String(chunk).includes('"msg":"event relay"')) lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      return true;
+    });
     const failing = vi.spyOn(JobQueue.prototype, 'enqueueInTransaction').mockRejectedValue(new Error('connection refused'));
     const relay = startEventRelay(env.db, env.queue, { intervalMs: 10, maxBackoffMs: 80 });
     try {
-      await waitFor(async () => (errors.mock.calls.length >= 5 ? true : null), 10_000, 'five failed passes');
-      const waits = errors.mock.calls.slice(0, 5).map(([line]) => JSON.parse(String(line)) as unknown);
-      expect(waits).toStrictEqual([20, 40, 80, 80, 80].map((retryInMs) => ({ level: 'error', msg: 'event relay', error: 'connection refused', retryInMs })));
+      await waitFor(async () => (lines.length >= 5 ? true : null), 10_000, 'five failed passes');
+      expect(lines.slice(0, 5)).toStrictEqual(
+        [20, 40, 80, 80, 80].map((retryInMs) => ({ level: 'error', time: expect.any(String), msg: 'event relay', error: 'connection refused', retryInMs })),
+      );
       failing.mockRestore();
       const [job] = await waitFor(async () => {
         const jobs = await eventJobs();
@@ -100,10 +106,10 @@ describe('outbox relay while the database fails', () => {
       }, 10_000, 'the event relayed once the database answers');
       expect(job?.payload.data.id).toBe(id);
       // Back to the interval: a failure now waits 20 ms again, not the cap.
-      const before = errors.mock.calls.length;
+      const before = lines.length;
       vi.spyOn(JobQueue.prototype, 'enqueueInTransaction').mockRejectedValueOnce(new Error('connection refused'));
-      await waitFor(async () => (errors.mock.calls.length > before ? true : null), 10_000, 'the next failure');
-      expect(JSON.parse(String(errors.mock.calls[before]?.[0])).retryInMs).toBe(20);
+      await waitFor(async () => (lines.length > before ? true : null), 10_000, 'the next failure');
+      expect(lines[before]?.retryInMs).toBe(20);
     } finally {
       await relay.stop();
       vi.restoreAllMocks();

@@ -1,4 +1,5 @@
 import type { Database } from '../../infra/db.js';
+import { logger } from '../../infra/log.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { EventJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
@@ -62,7 +63,7 @@ export function startEventRelay(db: Database, queue: JobQueue, options: EventRel
         waitMs = Math.min(waitMs * 2, maxBackoffMs);
         // Messages only, never event data.
         const message = error instanceof Error ? error.message : String(error);
-        if (!stopped) console.error(JSON.stringify({ level: 'error', msg: 'event relay', error: message, retryInMs: waitMs }));
+        if (!stopped) logger.error({ error: message, retryInMs: waitMs }, 'event relay');
       }
       if (!stopped) timer = setTimeout(run, waitMs);
     })();
