@@ -1,5 +1,6 @@
 import { fromPglite, fromPrisma, PgBoss, type Db, type Job, type JobInsert, type JobResult, type Queue } from 'pg-boss';
 import type { Database } from './db.js';
+import { ConcurrentWorker, type ConcurrentWorkOptions } from './concurrent-worker.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**
@@ -58,6 +59,8 @@ export interface EnqueueJob<T extends object> {
   id?: string;
   /** Not before this time (retries of a delivery). */
   startAfter?: Date;
+  /** What the job is for, when a consumer limits how many of one kind run at once (a webhook's endpoint). */
+  group?: string;
 }
 
 export interface WorkOptions {
@@ -155,6 +158,7 @@ export class JobQueue {
       data: job.data,
       ...(job.id ? { id: job.id } : {}),
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+      ...(job.group ? { group: { id: job.group } } : {}),
     }));
     await this.boss.insert(name, rows, { db });
   }
@@ -193,6 +197,15 @@ export class JobQueue {
           }),
         ),
     );
+  }
+
+  /** Runs `handler` for up to `options.concurrency` jobs at once, at most `perGroup` of one group (concurrent-worker.ts). */
+  async workConcurrently<T extends object>(name: QueueName, handler: JobHandler<T>, options: ConcurrentWorkOptions): Promise<ConcurrentWorker<T>> {
+    const worker = new ConcurrentWorker<T>(this.boss, name, handler, options, (message) => {
+      if (!this.stopped) console.error(JSON.stringify({ level: 'error', msg: 'job queue', queue: name, error: message }));
+    });
+    await worker.start();
+    return worker;
   }
 
   async schedule(name: QueueName, cron: string, data: object = {}): Promise<void> {

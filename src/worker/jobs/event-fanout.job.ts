@@ -1,6 +1,6 @@
 import type { Database } from '../../infra/db.js';
 import { Prisma, type Submission } from '../../generated/prisma/client.js';
-import { confirmationRecipient, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
@@ -78,15 +78,19 @@ export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise
     const subscriptionIds: (number | null)[] = targets.subscriptionIds.map(Number);
     if (targets.hasWebhookUrl) subscriptionIds.push(null);
     const deliveries = subscriptionIds.length
-      ? await tx.sql<{ id: number }>(Prisma.sql`
+      ? await tx.sql<{ id: number; subscriptionId: number | null }>(Prisma.sql`
           INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload", "nextAttemptAt", "updatedAt")
           SELECT ${job.accountId}, target."subscriptionId", ${job.formId}, target."messageId", ${payload.id}, ${payload.type}, ${JSON.stringify(payload)}::jsonb, now(), now()
           FROM unnest(${subscriptionIds}::integer[], ${subscriptionIds.map((id) => messageIdFor(payload.id, id))}::text[]) AS target("subscriptionId", "messageId")
           ON CONFLICT ("messageId") DO NOTHING
-          RETURNING "id"`)
+          RETURNING "id", "subscriptionId"`)
       : [];
     const emails = emailsOf(targets, deps.phi);
-    await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(tx, QUEUE.webhookDelivery, deliveries.map((row) => ({ data: { deliveryId: row.id } })));
+    await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(
+      tx,
+      QUEUE.webhookDelivery,
+      deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, job.formId) })),
+    );
     await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data, id: derivedJobId(payload.id, data.kind) })));
     return { deliveries: deliveries.length, emails: emails.length };
   });

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { Prisma } from '../../infra/db.js';
 import type { Prisma as PrismaNs } from '../../generated/prisma/client.js';
-import { derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { deliveryGroup, derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
@@ -162,7 +162,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
     if (count !== 1) return;
     if (nextAttemptAt) {
       await deps.queue.enqueueInTransaction<DeliveryJobData>(transactionDb(tx), QUEUE.webhookDelivery, [
-        { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt },
+        { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt, group: deliveryGroup(delivery.subscriptionId, delivery.formId) },
       ]);
     }
     if (subscriptionId !== null) deactivated = await recordEndpointFailure(deps, tx, subscriptionId, timestamp, result.status === 410);
