@@ -4,9 +4,9 @@ import { notifyChannelSql } from 'pg-boss/dist/plans.js';
 /**
  * A pg-boss consumer that keeps up to `concurrency` jobs running, each settling on its own, instead of pg-boss's
  * batch loop (fetch N, wait for the slowest of the N, fetch again): a slow job then holds one slot, not a batch.
- * Jobs carry a group (a webhook's endpoint); at most `perGroup` of one group run here at once, and the jobs of a
- * full group are left in the queue (the fetch skips the group), so one slow receiver holds at most `perGroup` slots
- * and the others keep flowing.
+ * Jobs carry a group (a webhook's endpoint); at most `perGroup` of one group run at once, across every worker
+ * (pg-boss's `groupConcurrency`: the fetch counts the group's active jobs), and the jobs of a full group are left in
+ * the queue, so one slow receiver holds at most `perGroup` slots and the others keep flowing.
  *
  * Claiming and settling are pg-boss's (SKIP LOCKED fetch, completion fenced by the claim's retry count), so the
  * guarantees are the queue's: a job runs again only when its worker died holding it (expiry) or it failed.
@@ -20,7 +20,7 @@ import { notifyChannelSql } from 'pg-boss/dist/plans.js';
 export interface ConcurrentWorkOptions {
   /** Jobs running at once in this process. */
   concurrency: number;
-  /** Jobs of one group running at once in this process. */
+  /** Jobs of one group running at once, across all workers. */
   perGroup: number;
   pollingIntervalSeconds: number;
 }
@@ -85,7 +85,8 @@ export class ConcurrentWorker<T extends object> {
       if (free > 0) {
         const full = [...this.groups].filter(([, count]) => count >= this.options.perGroup).map(([group]) => group);
         try {
-          const jobs = await this.boss.fetch<T>(this.name, { batchSize: free, ...(full.length ? { ignoreGroups: full } : {}) });
+          // pg-boss counts each group's active jobs (of every worker) and claims no more than the limit allows.
+          const jobs = await this.boss.fetch<T>(this.name, { batchSize: free, groupConcurrency: this.options.perGroup });
           this.moreWaiting = jobs.length === free || full.length > 0;
           for (const job of jobs) this.begin(job);
         } catch (error) {

@@ -185,17 +185,32 @@ export class JobQueue {
         notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
         perJobResults: true,
       },
-      async (jobs: Job<T>[]): Promise<JobResult[]> =>
-        Promise.all(
-          jobs.map(async (job): Promise<JobResult> => {
-            try {
-              await handler(job.data, job);
-              return { id: job.id, status: 'completed' };
-            } catch (error) {
-              return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
-            }
-          }),
-        ),
+      async (jobs: Job<T>[]): Promise<JobResult[]> => settleEach(jobs, handler),
+    );
+  }
+
+  /**
+   * Runs `batch` on each claimed batch's data at once (one transaction for all, say); when it throws, each job of
+   * the batch is run alone by `single`, so that a job that cannot succeed fails (and retries) only itself.
+   */
+  async workInBatches<T extends object>(name: QueueName, batch: (data: T[]) => Promise<void>, single: JobHandler<T>, options: WorkOptions = {}): Promise<string> {
+    return this.boss.work<T>(
+      name,
+      {
+        batchSize: options.batchSize ?? 10,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        perJobResults: true,
+      },
+      async (jobs: Job<T>[]): Promise<JobResult[]> => {
+        try {
+          await batch(jobs.map((job) => job.data));
+          return jobs.map((job) => ({ id: job.id, status: 'completed' }));
+        } catch {
+          return settleEach(jobs, single);
+        }
+      },
     );
   }
 
@@ -218,6 +233,20 @@ export class JobQueue {
     this.stopped = true;
     await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 15_000, close: true });
   }
+}
+
+/** Runs each job on its own, concurrently: a failure is that job's only. */
+async function settleEach<T extends object>(jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
+  return Promise.all(
+    jobs.map(async (job): Promise<JobResult> => {
+      try {
+        await handler(job.data, job);
+        return { id: job.id, status: 'completed' };
+      } catch (error) {
+        return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
+      }
+    }),
+  );
 }
 
 /** Starts pg-boss on the service's database. */

@@ -25,6 +25,9 @@ export const RETENTION_SCHEDULE = '41 * * * *';
  */
 export const DELIVERY_CONCURRENCY = { concurrency: 200, perGroup: 25 };
 
+/** Events fanned out per transaction. */
+export const FANOUT_BATCH = 100;
+
 export interface WorkerDeps {
   config: Config;
   db: Database;
@@ -69,7 +72,10 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
 
-  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) }), work);
+  // Events are fanned out a batch per transaction (a few statements whatever its size): the step every delivery
+  // waits for.
+  const fanout = createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) });
+  await queue.workInBatches<EventJob>(QUEUE.eventFanout, fanout.batch, fanout.single, { ...work, batchSize: deps.batchSize ?? FANOUT_BATCH });
   // Deliveries run side by side, each settling on its own, a few per receiver at most: one slow receiver holds
   // its own slots, never the others' (concurrent-worker.ts).
   const deliveries = await queue.workConcurrently<DeliveryJobData>(
