@@ -82,6 +82,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     QUEUE.webhookDelivery,
     createWebhookDeliveryHandler({
       prisma: db.prisma,
+      db,
       queue,
       fetcher,
       ...(deps.retryPolicy ? { retryPolicy: deps.retryPolicy } : {}),
