@@ -42,6 +42,7 @@ export class ConcurrentWorker<T extends object> {
   private loop: Promise<void> = Promise.resolve();
   private listener: { close(): Promise<void> } | null = null;
   private idle: (() => void) | null = null;
+  private stopped: Promise<boolean> | null = null;
 
   constructor(
     private readonly boss: PgBoss,
@@ -158,7 +159,20 @@ export class ConcurrentWorker<T extends object> {
    * Stops fetching and waits up to `timeoutMs` for the running jobs; the ones still running then are failed back to
    * the queue (retried, by another worker or after a restart). True when every job finished in time.
    */
-  async stop(timeoutMs: number): Promise<boolean> {
+  stop(timeoutMs: number): Promise<boolean> {
+    this.stopped ??= this.drain(timeoutMs);
+    return this.stopped;
+  }
+
+  /** Stops fetching at once and leaves the running jobs to expire into retries (the queue is closing without grace). */
+  async abandon(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.close().catch(() => undefined);
+  }
+
+  private async drain(timeoutMs: number): Promise<boolean> {
     this.stopping = true;
     this.wake?.();
     await this.loop;

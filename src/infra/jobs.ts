@@ -86,6 +86,7 @@ export function transactionDb(tx: Prisma.TransactionClient): Db {
 
 export class JobQueue {
   private stopped = false;
+  private readonly concurrentWorkers: Pick<ConcurrentWorker<object>, 'stop' | 'abandon'>[] = [];
 
   private constructor(
     readonly boss: PgBoss,
@@ -220,6 +221,7 @@ export class JobQueue {
       if (!this.stopped) console.error(JSON.stringify({ level: 'error', msg: 'job queue', queue: name, error: message }));
     });
     await worker.start();
+    this.concurrentWorkers.push(worker);
     return worker;
   }
 
@@ -231,7 +233,10 @@ export class JobQueue {
   async stop(options: { graceful?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 15_000, close: true });
+    const graceful = options.graceful ?? true;
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    await Promise.all(this.concurrentWorkers.map((worker) => (graceful ? worker.stop(timeoutMs) : worker.abandon())));
+    await this.boss.stop({ graceful, timeout: timeoutMs, close: true });
   }
 }
 
