@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
@@ -174,6 +175,17 @@ async function settle(receiver: Receiver, ingested: Ingested, timeoutS: number):
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -201,6 +213,8 @@ interface RunFigures {
   p99Ms: number | null;
   maxMs: number | null;
   deliveriesPerS: number | null;
+  /** Drain runs: CPU the worker's process spent per delivered submission (relay, fan-out, delivery, 2 emails). */
+  workerCpuMsPerSubmission?: number | null;
 }
 
 interface Database {
@@ -272,10 +286,15 @@ async function drainRun(context: StageContext, mode: WorkerMode): Promise<RunFig
   }
   const startedAt = performance.now();
   const fleet = await startFleet(context, db.url, dataDir, receiver, mode);
+  const workerPid = fleet.worker?.pid ?? fleet.gateway.pid;
+  const cpuBefore = cpuMs(workerPid);
   try {
     await settle(receiver, ingested, SETTLE_S);
+    const cpuAfter = cpuMs(workerPid);
     const figures = figuresOf(mode, `backlog ${BACKLOG}`, ingested, receiver, startedAt);
-    context.log(`webhooks ${mode} drain of ${BACKLOG}: ${figures.deliveriesPerS} deliveries/s, ${figures.received}/${figures.acknowledged} received`);
+    const cpu = cpuBefore === null || cpuAfter === null || figures.received === 0 ? null : (cpuAfter - cpuBefore) / figures.received;
+    figures.workerCpuMsPerSubmission = round(cpu, 2);
+    context.log(`webhooks ${mode} drain of ${BACKLOG}: ${figures.deliveriesPerS} deliveries/s, ${figures.received}/${figures.acknowledged} received, worker CPU ${figures.workerCpuMsPerSubmission} ms per submission`);
     return figures;
   } finally {
     await fleet.stop();

@@ -68,7 +68,7 @@ export type OutboundResult =
 
 export interface OutboundFetcher {
   fetch(url: string, options?: OutboundRequest): Promise<OutboundResult>;
-  /** Closes the kept-alive connections (a stopping worker). */
+  /** Closes every connection, cutting requests still under way (a stopping worker, past its drain). */
   close?(): Promise<void>;
 }
 
@@ -402,7 +402,8 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
     async close() {
       const closing = [...dispatchers.values()];
       dispatchers.clear();
-      await Promise.all(closing.map((agent) => agent.close().catch(() => undefined)));
+      // destroy, not close: a stopping worker has already given up on the requests still under way.
+      await Promise.all(closing.map((agent) => agent.destroy().catch(() => undefined)));
     },
   };
 }
