@@ -1,6 +1,7 @@
 import { exportStage } from './export.js';
 import { revalidation } from './revalidation.js';
 import type { Stage } from './stage.js';
+import { webhooksStage } from './webhooks.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [revalidation, exportStage];
+export const STAGES: Stage[] = [revalidation, exportStage, webhooksStage];

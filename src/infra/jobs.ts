@@ -1,5 +1,6 @@
 import { fromPglite, fromPrisma, PgBoss, type Db, type Job, type JobInsert, type JobResult, type Queue } from 'pg-boss';
 import type { Database } from './db.js';
+import { ConcurrentWorker, type ConcurrentWorkOptions } from './concurrent-worker.js';
 import { logger } from './log.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -59,6 +60,8 @@ export interface EnqueueJob<T extends object> {
   id?: string;
   /** Not before this time (retries of a delivery). */
   startAfter?: Date;
+  /** What the job is for, when a consumer limits how many of one kind run at once (a webhook's endpoint). */
+  group?: string;
 }
 
 export interface WorkOptions {
@@ -81,6 +84,7 @@ export function transactionDb(tx: Prisma.TransactionClient): Db {
 
 export class JobQueue {
   private stopped = false;
+  private readonly concurrentWorkers: Pick<ConcurrentWorker<object>, 'stop' | 'abandon'>[] = [];
 
   private constructor(
     readonly boss: PgBoss,
@@ -153,6 +157,7 @@ export class JobQueue {
       data: job.data,
       ...(job.id ? { id: job.id } : {}),
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+      ...(job.group ? { group: { id: job.group } } : {}),
     }));
     await this.boss.insert(name, rows, { db });
   }
@@ -179,20 +184,43 @@ export class JobQueue {
         notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
         perJobResults: true,
       },
-      async (jobs: Job<T>[]): Promise<JobResult[]> =>
-        Promise.all(
-          jobs.map(async (job): Promise<JobResult> => {
-            try {
-              await handler(job.data, job);
-              return { id: job.id, status: 'completed' };
-            } catch (error) {
-              // The name and code only: a message may quote job data (a rejected recipient's address, say).
-              logger.warn({ queue: name, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
-              return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
-            }
-          }),
-        ),
+      async (jobs: Job<T>[]): Promise<JobResult[]> => settleEach(name, jobs, handler),
     );
+  }
+
+  /**
+   * Runs `batch` on each claimed batch's data at once (one transaction for all, say); when it throws, each job of
+   * the batch is run alone by `single`, so that a job that cannot succeed fails (and retries) only itself.
+   */
+  async workInBatches<T extends object>(name: QueueName, batch: (data: T[]) => Promise<void>, single: JobHandler<T>, options: WorkOptions = {}): Promise<string> {
+    return this.boss.work<T>(
+      name,
+      {
+        batchSize: options.batchSize ?? 10,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        perJobResults: true,
+      },
+      async (jobs: Job<T>[]): Promise<JobResult[]> => {
+        try {
+          await batch(jobs.map((job) => job.data));
+          return jobs.map((job) => ({ id: job.id, status: 'completed' }));
+        } catch {
+          return settleEach(name, jobs, single);
+        }
+      },
+    );
+  }
+
+  /** Runs `handler` for up to `options.concurrency` jobs at once, at most `perGroup` of one group (concurrent-worker.ts). */
+  async workConcurrently<T extends object>(name: QueueName, handler: JobHandler<T>, options: ConcurrentWorkOptions): Promise<ConcurrentWorker<T>> {
+    const worker = new ConcurrentWorker<T>(this.boss, name, handler, options, (message) => {
+      if (!this.stopped) logger.error({ queue: name, error: message }, 'job queue');
+    });
+    await worker.start();
+    this.concurrentWorkers.push(worker);
+    return worker;
   }
 
   async schedule(name: QueueName, cron: string, data: object = {}): Promise<void> {
@@ -203,8 +231,27 @@ export class JobQueue {
   async stop(options: { graceful?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 15_000, close: true });
+    const graceful = options.graceful ?? true;
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    await Promise.all(this.concurrentWorkers.map((worker) => (graceful ? worker.stop(timeoutMs) : worker.abandon())));
+    await this.boss.stop({ graceful, timeout: timeoutMs, close: true });
   }
+}
+
+/** Runs each job on its own, concurrently: a failure is that job's only. */
+async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
+  return Promise.all(
+    jobs.map(async (job): Promise<JobResult> => {
+      try {
+        await handler(job.data, job);
+        return { id: job.id, status: 'completed' };
+      } catch (error) {
+        // The name and code only: a message may quote job data (a rejected recipient's address, say).
+        logger.warn({ queue, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
+        return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
+      }
+    }),
+  );
 }
 
 /** Starts pg-boss on the service's database. */

@@ -23,6 +23,11 @@ import type { Config } from '../config.js';
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export const MAX_REDIRECTS = 3;
+/** Idle keep-alive connections (and their agents) to the receivers seen last: at most this many hosts. */
+const MAX_KEPT_AGENTS = 256;
+const KEEP_ALIVE_MS = 10_000;
+/** TCP and TLS setup; the request's own budget (`timeoutMs`) still bounds the whole fetch. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export type OutboundFailureReason =
   | 'timeout'
@@ -63,6 +68,8 @@ export type OutboundResult =
 
 export interface OutboundFetcher {
   fetch(url: string, options?: OutboundRequest): Promise<OutboundResult>;
+  /** Closes every connection, cutting requests still under way (a stopping worker, past its drain). */
+  close?(): Promise<void>;
 }
 
 export interface ResolvedAddress {
@@ -258,6 +265,44 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
     return { address: first.address, port: 443 };
   }
 
+  /**
+   * Connections are kept alive and reused, and TLS sessions resumed, per (hostname, checked address, port): a
+   * connection is only ever reused for the same hostname pinned to the same address, so a fetch whose DNS answer
+   * changed gets a connection of its own to the newly checked address (rebinding stays harmless), and a fetch whose
+   * answer is refused never reaches here. The least recently used agents are closed beyond MAX_KEPT_AGENTS.
+   */
+  const dispatchers = new Map<string, import('undici').Agent>();
+  let connector: import('undici').buildConnector.connector | null = null;
+  async function dispatcherFor(hostname: string, target: Pin): Promise<import('undici').Agent> {
+    const key = `${hostname} ${target.address} ${target.port}`;
+    const kept = dispatchers.get(key);
+    if (kept) {
+      dispatchers.delete(key);
+      dispatchers.set(key, kept);
+      return kept;
+    }
+    const { Agent, buildConnector } = await loadUndici();
+    const connect = (connector ??= buildConnector({ ...(ca ? { ca } : {}), timeout: CONNECT_TIMEOUT_MS, maxCachedSessions: MAX_KEPT_AGENTS }));
+    const agent = new Agent({
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      connect: (connectOptions, callback) => {
+        // This agent serves one pinned hostname; any other would mean a connection without its own check.
+        if (normaliseHost(bareHost(connectOptions.hostname)) !== hostname) {
+          callback(new OutboundFailure('blocked_address'), null);
+          return;
+        }
+        connect({ ...connectOptions, hostname: target.address, port: String(target.port), ...(isIP(hostname) ? {} : { servername: hostname }) }, callback);
+      },
+    });
+    dispatchers.set(key, agent);
+    for (const [oldKey, old] of dispatchers) {
+      if (dispatchers.size <= MAX_KEPT_AGENTS) break;
+      dispatchers.delete(oldKey);
+      void old.close().catch(() => undefined);
+    }
+    return agent;
+  }
+
   async function readCapped(body: AsyncIterable<Buffer> & Parameters<typeof discard>[0], cap: number, truncate: boolean): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -289,39 +334,17 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
 
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), requestOptions.timeoutMs ?? defaultTimeoutMs);
-      const pins = new Map<string, Pin>();
-      const { Agent, buildConnector, request } = await loadUndici();
-      const baseConnector = buildConnector({ ...(ca ? { ca } : {}), timeout: requestOptions.timeoutMs ?? defaultTimeoutMs });
-      const agent = new Agent({
-        connect: (connectOptions, callback) => {
-          const hostname = normaliseHost(bareHost(connectOptions.hostname));
-          const target = pins.get(hostname);
-          // Every hop is pinned before its request; an unpinned connection would mean a fresh DNS lookup.
-          if (!target) {
-            callback(new OutboundFailure('blocked_address'), null);
-            return;
-          }
-          baseConnector(
-            {
-              ...connectOptions,
-              hostname: target.address,
-              port: String(target.port),
-              ...(isIP(hostname) ? {} : { servername: hostname }),
-            },
-            callback,
-          );
-        },
-      });
+      const { request } = await loadUndici();
 
       try {
         for (let redirects = 0; ; redirects++) {
           const hostname = normaliseHost(bareHost(url.hostname));
-          pins.set(hostname, await pin(hostname, controller.signal));
+          const dispatcher = await dispatcherFor(hostname, await pin(hostname, controller.signal));
 
           let response: Awaited<ReturnType<typeof request>>;
           try {
             response = await request(url, {
-              dispatcher: agent,
+              dispatcher,
               method,
               headers: { 'user-agent': 'widgets-gateway/1', ...requestOptions.headers },
               body: method === 'GET' || method === 'HEAD' ? undefined : body,
@@ -374,8 +397,13 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
         return fail('connection_error');
       } finally {
         clearTimeout(timer);
-        void agent.destroy().catch(() => undefined);
       }
+    },
+    async close() {
+      const closing = [...dispatchers.values()];
+      dispatchers.clear();
+      // destroy, not close: a stopping worker has already given up on the requests still under way.
+      await Promise.all(closing.map((agent) => agent.destroy().catch(() => undefined)));
     },
   };
 }

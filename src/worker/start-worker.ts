@@ -18,6 +18,15 @@ export const LAPSE_SCHEDULE = '17 3 * * *';
 /** Hourly at :41: each run deletes what turned 30 days old since the last, in small batches. */
 export const RETENTION_SCHEDULE = '41 * * * *';
 
+/**
+ * Deliveries running at once per worker process, and to one endpoint (a subscription or a form's webhookUrl). 25 to
+ * one endpoint is 250 deliveries/s to a receiver answering in 100 ms; a receiver that hangs holds 25 of 200 slots.
+ */
+export const DELIVERY_CONCURRENCY = { concurrency: 200, perGroup: 25 };
+
+/** Events fanned out per transaction. */
+export const FANOUT_BATCH = 100;
+
 export interface WorkerDeps {
   config: Config;
   db: Database;
@@ -31,6 +40,8 @@ export interface WorkerDeps {
   /** Tests: the deliveries' clock (days of failures simulated). */
   clock?: () => Date;
   batchSize?: number;
+  /** Tests: smaller delivery limits (DELIVERY_CONCURRENCY). */
+  deliveryConcurrency?: Partial<typeof DELIVERY_CONCURRENCY>;
   /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
   pollingIntervalSeconds?: number;
   /** Passed to the queue the worker starts (tests: fast crash recovery). */
@@ -60,18 +71,24 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
 
-  await queue.work<EventJob>(QUEUE.eventFanout, createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) }), work);
-  await queue.work<DeliveryJobData>(
+  // Events are fanned out a batch per transaction (a few statements whatever its size): the step every delivery
+  // waits for.
+  const fanout = createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) });
+  await queue.workInBatches<EventJob>(QUEUE.eventFanout, fanout.batch, fanout.single, { ...work, batchSize: deps.batchSize ?? FANOUT_BATCH });
+  // Deliveries run side by side, each settling on its own, a few per receiver at most: one slow receiver holds
+  // its own slots, never the others' (concurrent-worker.ts).
+  const deliveries = await queue.workConcurrently<DeliveryJobData>(
     QUEUE.webhookDelivery,
     createWebhookDeliveryHandler({
       prisma: db.prisma,
+      db,
       queue,
       fetcher,
       ...(deps.retryPolicy ? { retryPolicy: deps.retryPolicy } : {}),
       ...(deps.deliveryTimeoutMs ? { timeoutMs: deps.deliveryTimeoutMs } : {}),
       ...(deps.clock ? { clock: deps.clock } : {}),
     }),
-    work,
+    { ...DELIVERY_CONCURRENCY, ...deps.deliveryConcurrency, pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2 },
   );
   await queue.work<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ prisma: db.prisma, sender, config }), work);
   // One request at a time per worker: a run is long and its batches already share the database fairly.
@@ -108,16 +125,21 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       const deadline = Date.now() + timeoutMs;
       await relay.stop();
       // All queues at once, and bounded: one slow delivery must not hold the others' drain or the process.
+      // Deliveries still running at the deadline are failed back to the queue by their worker.
       let timer: NodeJS.Timeout | undefined;
-      const drained = await Promise.race([
-        Promise.all(Object.values(QUEUE).map((name) => queue.boss.offWork(name, { wait: true }))).then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
+      const [drained, deliveriesDrained] = await Promise.all([
+        Promise.race([
+          Promise.all(Object.values(QUEUE).map((name) => queue.boss.offWork(name, { wait: true }))).then(() => true),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
+        ]),
+        deliveries.stop(Math.max(0, deadline - Date.now())),
       ]);
       clearTimeout(timer);
+      if (!deps.fetcher) await fetcher.close?.();
       // Jobs still running are failed back to the queue here (by the owner's stop when the queue is shared).
       if (ownsQueue) await queue.stop({ graceful: true, timeoutMs: Math.max(0, deadline - Date.now()) });
       if (!deps.emailSender) sender.close();
-      return drained ? 0 : 1;
+      return drained && deliveriesDrained ? 0 : 1;
     },
   };
 }

@@ -3,7 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import { DELIVERY_COLUMNS, assertReplayWindow, ownedSubscription, type DeliveryView, type ReplayWindow } from './deliveries.service.js';
-import { messageIdFor, newEventId, type WebhookDeliveryJob } from './events.service.js';
+import { deliveryGroup, messageIdFor, newEventId, type WebhookDeliveryJob } from './events.service.js';
 
 /**
  * Sending again (contract §6.5): a redelivery, a replay and a ping each queue delivery jobs in the transaction
@@ -48,7 +48,7 @@ export async function redeliver(deps: DeliveryActionDeps, accountId: number, web
     await subscriptionOrThrow(tx, accountId, webhookId);
     const [delivery] = await tx.sql<DeliveryView>(resendSql(Prisma.sql`d."id" = ${deliveryId} AND d."subscriptionId" = ${webhookId}`));
     if (!delivery) throw notFound('delivery');
-    await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, [{ data: { deliveryId: delivery.id, attempt: delivery.attempts } }]);
+    await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, [{ data: { deliveryId: delivery.id, attempt: delivery.attempts }, group: deliveryGroup(webhookId, null) }]);
     return delivery;
   });
 }
@@ -64,7 +64,7 @@ export async function replay(deps: DeliveryActionDeps, accountId: number, webhoo
     const status = window.onlyFailed ? Prisma.sql`d."status" = 'failed'` : Prisma.sql`d."status" <> 'pending'`;
     const rows = await tx.sql<DeliveryView>(resendSql(Prisma.sql`
       d."subscriptionId" = ${webhookId} AND d."createdAt" >= ${window.createdFrom} AND d."createdAt" < ${window.createdBefore} AND ${status}`));
-    await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id, attempt: row.attempts } })));
+    await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id, attempt: row.attempts }, group: deliveryGroup(webhookId, null) })));
     return rows.length;
   });
 }
@@ -83,7 +83,7 @@ export async function ping(deps: DeliveryActionDeps, accountId: number, webhookI
       VALUES (${accountId}, ${webhookId}, ${messageIdFor(eventId, webhookId)}, ${eventId}, ${PING_EVENT_TYPE}, ${JSON.stringify(payload)}::jsonb, ${createdAt}, ${createdAt}, ${createdAt})
       RETURNING ${DELIVERY_COLUMNS}`);
     if (!delivery) throw new Error('ping insert returned no row');
-    await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, [{ data: { deliveryId: delivery.id, attempt: 0 } }]);
+    await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, [{ data: { deliveryId: delivery.id, attempt: 0 }, group: deliveryGroup(webhookId, null) }]);
     return delivery;
   });
 }

@@ -43,6 +43,13 @@ export interface WebhookDeliveryJob {
   deliveryId: number;
 }
 
+/**
+ * The job group of a delivery: its endpoint (a subscription, or a form's `webhookUrl`), so that the worker can limit
+ * how many deliveries to one receiver run at once. Ids only: a URL is a secret of its owner.
+ */
+export const deliveryGroup = (subscriptionId: number | null, formId: number | null): string =>
+  subscriptionId !== null ? `webhook:${subscriptionId}` : `form:${formId ?? 'none'}`;
+
 export type SubmissionEmailKind = 'submission_confirmation' | 'submission_notification';
 
 /** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */

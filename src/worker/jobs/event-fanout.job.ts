@@ -1,14 +1,15 @@
 import type { Database } from '../../infra/db.js';
 import { Prisma, type Submission } from '../../generated/prisma/client.js';
-import { confirmationRecipient, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
 
 /**
- * The `event.fanout` handler: turns one recorded event (`recordEvent`, relayed by event-relay.ts) into a WebhookDelivery
- * per target (each matching subscription, plus the form's `webhookUrl` for a submission, whose address is read at
- * send time and never copied) and the emails of a submission, with their jobs, in ONE transaction.
+ * The `event.fanout` handler: turns recorded events (`recordEvent`, relayed by event-relay.ts), a batch of jobs at a
+ * time, into a WebhookDelivery per target (each matching subscription, plus the form's `webhookUrl` for a submission,
+ * whose address is read at send time and never copied) and the emails of a submission, with their jobs, in ONE
+ * transaction. A batch that fails is run again one event at a time, so that one bad event fails only itself.
  *
  * Targets are read when it runs, moments after the event: a subscription created after the event does not get
  * it, one deleted or deactivated since does not either (it would not be sent anyway). Run twice (its worker died
@@ -25,6 +26,8 @@ export interface EventFanoutDeps {
 
 /** The event's submission and its stored data are null for form events. */
 interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'> {
+  /** The event's index in the batch. */
+  i: number;
   hasWebhookUrl: boolean;
   ownerEmail: string | null;
   fields: unknown;
@@ -32,25 +35,38 @@ interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | '
   submissionId: number | null;
 }
 
-/** The form, its owner's address, the listening subscriptions and the submission, as ONE select. */
-function targetsSql({ accountId, formId, payload }: EventJob): Prisma.Sql {
-  const submissionId = payload.type === 'submission.created' ? Number(payload.data.id) : null;
-  // The submission is locked (FOR SHARE) until this fan-out commits: an erasure's DELETE waits for it, then
+/**
+ * Each event's form, its owner's address, the listening subscriptions and the submission, as ONE select for the
+ * whole batch (a row per event whose form still exists).
+ */
+function targetsSql(jobs: EventJob[]): Prisma.Sql {
+  const submissionIds = jobs.map(({ payload }) => (payload.type === 'submission.created' ? Number(payload.data.id) : null));
+  // The submissions are locked (FOR SHARE) until this fan-out commits: an erasure's DELETE waits for it, then
   // scrubs the deliveries written here; a fan-out after the erasure finds no row and announces nothing.
   return Prisma.sql`
-    WITH sub AS (SELECT "id", "formData", "formDataCiphertext", "formDataKeyId" FROM "Submission" WHERE "id" = ${submissionId}::int AND "formId" = ${formId} FOR SHARE)
-    SELECT (f."webhookUrl" IS NOT NULL AND ${payload.type} = 'submission.created') AS "hasWebhookUrl",
+    WITH ev AS (
+      SELECT * FROM unnest(${jobs.map((_, i) => i)}::int[], ${jobs.map((job) => job.accountId)}::int[], ${jobs.map((job) => job.formId)}::int[],
+                           ${jobs.map((job) => job.payload.type)}::text[], ${submissionIds}::int[], ${jobs.map((job) => job.payload.createdAt)}::text[])
+        AS ev("i", "accountId", "formId", "type", "submissionId", "createdAt")
+    ),
+    sub AS (
+      SELECT s."id", s."formData", s."formDataCiphertext", s."formDataKeyId", s."formId"
+      FROM "Submission" s JOIN ev ON s."id" = ev."submissionId" AND s."formId" = ev."formId"
+      FOR SHARE OF s
+    )
+    SELECT ev."i",
+           (f."webhookUrl" IS NOT NULL AND ev."type" = 'submission.created') AS "hasWebhookUrl",
            a."ownerEmail" AS "ownerEmail",
            f."fields" AS "fields",
            COALESCE((SELECT array_agg(s."id" ORDER BY s."id") FROM "WebhookSubscription" s
-                     WHERE s."accountId" = a."id" AND s."event" = ${payload.type} AND s."active" AND s."deletedAt" IS NULL
-                       AND (s."formId" IS NULL OR s."formId" = f."id") AND s."createdAt" <= ${new Date(payload.createdAt)}),
+                     WHERE s."accountId" = a."id" AND s."event" = ev."type" AND s."active" AND s."deletedAt" IS NULL
+                       AND (s."formId" IS NULL OR s."formId" = f."id") AND s."createdAt" <= (ev."createdAt"::timestamptz AT TIME ZONE 'UTC')),
                     ARRAY[]::integer[]) AS "subscriptionIds",
            sub."id" AS "submissionId", sub."formData" AS "formData", sub."formDataCiphertext" AS "formDataCiphertext", sub."formDataKeyId" AS "formDataKeyId"
-    FROM "Form" f
+    FROM ev
+    JOIN "Form" f ON f."id" = ev."formId" AND f."accountId" = ev."accountId"
     JOIN "Account" a ON a."id" = f."accountId"
-    LEFT JOIN sub ON true
-    WHERE f."id" = ${formId} AND f."accountId" = ${accountId}`;
+    LEFT JOIN sub ON sub."id" = ev."submissionId" AND sub."formId" = ev."formId"`;
 }
 
 function emailsOf(targets: Targets, phi: PhiCipher): EmailJob[] {
@@ -67,33 +83,56 @@ export interface FanoutResult {
   emails: number;
 }
 
-export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise<FanoutResult> {
-  const { payload } = job;
+/**
+ * Fans out a batch of events in ONE transaction and a fixed number of statements whatever its size: the targets,
+ * the deliveries, their jobs and the emails' jobs.
+ */
+export async function fanOutEvents(deps: EventFanoutDeps, jobs: EventJob[]): Promise<FanoutResult> {
+  if (jobs.length === 0) return { deliveries: 0, emails: 0 };
   return deps.db.transaction(async (tx) => {
-    const [targets] = await tx.sql<Targets>(targetsSql(job));
-    // The form is gone (its account was deleted): nobody is left to tell.
-    if (!targets) return { deliveries: 0, emails: 0 };
-    // The submission was erased before its event went out (contract §6.3): its data is told to no one.
-    if (payload.type === 'submission.created' && targets.submissionId === null) return { deliveries: 0, emails: 0 };
-    const subscriptionIds: (number | null)[] = targets.subscriptionIds.map(Number);
-    if (targets.hasWebhookUrl) subscriptionIds.push(null);
-    const deliveries = subscriptionIds.length
-      ? await tx.sql<{ id: number }>(Prisma.sql`
+    const rows: { event: EventJob; subscriptionId: number | null }[] = [];
+    const emails: { data: EmailJob; id: string }[] = [];
+    for (const targets of await tx.sql<Targets>(targetsSql(jobs))) {
+      const event = jobs[Number(targets.i)]!;
+      // The submission was erased before its event went out (contract §6.3): its data is told to no one.
+      if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
+      for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
+      if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
+      for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind) });
+    }
+    // An event whose form is gone (its account was deleted) has no row: nobody is left to tell.
+    const deliveries = rows.length
+      ? await tx.sql<{ id: number; subscriptionId: number | null; formId: number | null }>(Prisma.sql`
           INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload", "nextAttemptAt", "updatedAt")
-          SELECT ${job.accountId}, target."subscriptionId", ${job.formId}, target."messageId", ${payload.id}, ${payload.type}, ${JSON.stringify(payload)}::jsonb, now(), now()
-          FROM unnest(${subscriptionIds}::integer[], ${subscriptionIds.map((id) => messageIdFor(payload.id, id))}::text[]) AS target("subscriptionId", "messageId")
+          SELECT t."accountId", t."subscriptionId", t."formId", t."messageId", t."eventId", t."eventType", t."payload"::jsonb, now(), now()
+          FROM unnest(${rows.map((row) => row.event.accountId)}::int[], ${rows.map((row) => row.subscriptionId)}::int[], ${rows.map((row) => row.event.formId)}::int[],
+                      ${rows.map((row) => messageIdFor(row.event.payload.id, row.subscriptionId))}::text[], ${rows.map((row) => row.event.payload.id)}::text[],
+                      ${rows.map((row) => row.event.payload.type)}::text[], ${rows.map((row) => JSON.stringify(row.event.payload))}::text[])
+            AS t("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload")
           ON CONFLICT ("messageId") DO NOTHING
-          RETURNING "id"`)
+          RETURNING "id", "subscriptionId", "formId"`)
       : [];
-    const emails = emailsOf(targets, deps.phi);
-    await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(tx, QUEUE.webhookDelivery, deliveries.map((row) => ({ data: { deliveryId: row.id } })));
-    await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails.map((data) => ({ data, id: derivedJobId(payload.id, data.kind) })));
+    await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(
+      tx,
+      QUEUE.webhookDelivery,
+      deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId) })),
+    );
+    await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
     return { deliveries: deliveries.length, emails: emails.length };
   });
 }
 
-export function createEventFanoutHandler(deps: EventFanoutDeps): (job: EventJob) => Promise<void> {
-  return async (job) => {
-    await fanOutEvent(deps, job);
+export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise<FanoutResult> {
+  return fanOutEvents(deps, [job]);
+}
+
+export function createEventFanoutHandler(deps: EventFanoutDeps): { batch: (jobs: EventJob[]) => Promise<void>; single: (job: EventJob) => Promise<void> } {
+  return {
+    batch: async (jobs) => {
+      await fanOutEvents(deps, jobs);
+    },
+    single: async (job) => {
+      await fanOutEvent(deps, job);
+    },
   };
 }

@@ -34,26 +34,44 @@ export interface EventRelay {
 }
 
 export interface EventRelayOptions {
-  /** How long an empty outbox is left alone: the most an event waits before its fan-out. Default 200 ms. */
+  /**
+   * How long an empty outbox is left alone when no NOTIFY comes: the most an event waits before its fan-out if the
+   * listener is down. Default 1 s.
+   */
   intervalMs?: number;
   /** The longest wait between failing passes; the wait doubles from `intervalMs` up to it. Default 30 s. */
   maxBackoffMs?: number;
 }
 
+/** The channel the OutboxEvent insert trigger notifies (migration outbox_notify). */
+export const OUTBOX_CHANNEL = 'outbox_event';
+
 /**
- * Polls the outbox, emptying it batch after batch, then sleeping `intervalMs`. A failing pass (the database down,
+ * Empties the outbox batch after batch whenever an event is recorded (the insert trigger's NOTIFY, heard through
+ * the job queue's listener connection), and every `intervalMs` besides (the fallback). A failing pass (the database down,
  * say) waits twice as long as the one before, up to `maxBackoffMs`, so an outage costs a few log lines and queries
  * rather than five a second; the first pass that succeeds goes back to `intervalMs`.
  */
 export function startEventRelay(db: Database, queue: JobQueue, options: EventRelayOptions = {}): EventRelay {
-  const intervalMs = options.intervalMs ?? 200;
+  const intervalMs = options.intervalMs ?? 1000;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> = Promise.resolve();
   let waitMs = intervalMs;
+  let running = false;
+  let again = false;
+  let listener: Promise<{ close(): Promise<void> } | null> = Promise.resolve(null);
 
   const run = (): void => {
+    if (stopped) return;
+    // A NOTIFY during a pass: one more pass after it (it may have missed that event), never two at once.
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    clearTimeout(timer);
     pass = (async () => {
       try {
         let moved = RELAY_BATCH;
@@ -65,15 +83,28 @@ export function startEventRelay(db: Database, queue: JobQueue, options: EventRel
         const message = error instanceof Error ? error.message : String(error);
         if (!stopped) logger.error({ error: message, retryInMs: waitMs }, 'event relay');
       }
-      if (!stopped) timer = setTimeout(run, waitMs);
+      running = false;
+      if (stopped) return;
+      if (again && waitMs === intervalMs) {
+        again = false;
+        run();
+      } else timer = setTimeout(run, waitMs);
     })();
   };
   run();
+  const listening = queue.boss.getDb();
+  if (listening.listen) {
+    listener = listening.listen(OUTBOX_CHANNEL, run, run).catch((error: unknown) => {
+      logger.error({ error: error instanceof Error ? error.message : String(error) }, 'event relay: listen failed, polling only');
+      return null;
+    });
+  }
 
   return {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      await (await listener)?.close().catch(() => undefined);
       await pass;
     },
   };

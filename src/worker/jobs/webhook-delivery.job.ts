@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import type { Prisma } from '../../infra/db.js';
-import type { Prisma as PrismaNs } from '../../generated/prisma/client.js';
-import { derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import type { Database, Prisma } from '../../infra/db.js';
+import { Prisma as PrismaNs } from '../../generated/prisma/client.js';
+import { deliveryGroup, derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
@@ -38,6 +38,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 export interface WebhookDeliveryDeps {
   prisma: Prisma;
+  /** The driver's SQL, for the two statements every delivery runs. */
+  db: Pick<Database, 'sql'>;
   queue: JobQueue;
   fetcher: OutboundFetcher;
   retryPolicy?: RetryPolicy;
@@ -69,6 +71,41 @@ export interface AttemptLogEntry {
 /** A long-failing endpoint: this long with only failures deactivates its subscription (contract §6.5). */
 export const FAILING_ENDPOINT_MS = 3 * 24 * 60 * 60 * 1000;
 
+/** A delivery with what sending it needs: its target's address and secret, and its endpoint's state. */
+interface DeliveryRow {
+  id: number;
+  status: string;
+  attempts: number;
+  roundStart: number;
+  subscriptionId: number | null;
+  formId: number | null;
+  messageId: string;
+  eventType: string;
+  payload: unknown;
+  attemptLog: unknown;
+  subscriptionUrl: string | null;
+  subscriptionSecret: string | null;
+  subscriptionActive: boolean | null;
+  /** The subscription exists and is not deleted. */
+  subscriptionLive: boolean;
+  subscriptionFailing: boolean;
+  formWebhookUrl: string | null;
+  accountSecret: string;
+}
+
+/** ONE statement: the delivery, its subscription (or its form's webhookUrl) and the account's signing secret. */
+const deliveryRowSql = (id: number): PrismaNs.Sql => PrismaNs.sql`
+  SELECT d."id", d."status"::text AS "status", d."attempts", d."roundStart", d."subscriptionId", d."formId", d."messageId", d."eventType",
+         d."payload", d."attemptLog",
+         s."url" AS "subscriptionUrl", s."secret" AS "subscriptionSecret", s."active" AS "subscriptionActive",
+         (s."id" IS NOT NULL AND s."deletedAt" IS NULL) AS "subscriptionLive", (s."failingSince" IS NOT NULL) AS "subscriptionFailing",
+         f."webhookUrl" AS "formWebhookUrl", a."webhookSigningSecret" AS "accountSecret"
+  FROM "WebhookDelivery" d
+  JOIN "Account" a ON a."id" = d."accountId"
+  LEFT JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
+  LEFT JOIN "Form" f ON f."id" = d."formId" AND d."subscriptionId" IS NULL
+  WHERE d."id" = ${id}`;
+
 const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
 
 export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJobData): Promise<DeliveryOutcome> {
@@ -76,26 +113,18 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const clock = deps.clock ?? (() => new Date());
   const expectedAttempts = job.attempt ?? 0;
-  const delivery = await prisma.webhookDelivery.findUnique({
-    where: { id: job.deliveryId },
-    include: {
-      subscription: { select: { id: true, url: true, secret: true, active: true, deletedAt: true } },
-      account: { select: { webhookSigningSecret: true } },
-    },
-  });
+  const [delivery] = await deps.db.sql<DeliveryRow>(deliveryRowSql(job.deliveryId));
   // A stale copy of a job (one re-run after its attempt was already recorded) must not send again.
   if (!delivery || delivery.status !== 'pending' || delivery.attempts !== expectedAttempts) return 'skipped';
 
   let target: Target | null = null;
   if (delivery.subscriptionId !== null) {
-    const sub = delivery.subscription;
     // A ping reaches an inactive subscription too: the way to test an endpoint before turning it back on.
-    const reachable = sub && !sub.deletedAt && (sub.active || delivery.eventType === PING_EVENT_TYPE);
-    if (reachable) target = { url: sub.url, secret: sub.secret };
-  } else {
+    const reachable = delivery.subscriptionUrl !== null && delivery.subscriptionLive && (delivery.subscriptionActive || delivery.eventType === PING_EVENT_TYPE);
+    if (reachable && delivery.subscriptionSecret !== null) target = { url: delivery.subscriptionUrl!, secret: delivery.subscriptionSecret };
+  } else if (delivery.formWebhookUrl) {
     // The form's webhookUrl is read now, never copied into the delivery (it is a secret of the form).
-    const form = delivery.formId === null ? null : await prisma.form.findUnique({ where: { id: delivery.formId }, select: { webhookUrl: true } });
-    if (form?.webhookUrl) target = { url: form.webhookUrl, secret: delivery.account.webhookSigningSecret };
+    target = { url: delivery.formWebhookUrl, secret: delivery.accountSecret };
   }
   if (!target) {
     // Nothing was attempted (the subscription was deactivated or deleted, the form's URL removed): no
@@ -137,11 +166,14 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   const subscriptionId = delivery.subscriptionId;
 
   if (result.ok) {
-    await prisma.webhookDelivery.updateMany({
-      where: guard,
-      data: { ...common, status: 'succeeded', deliveredAt: timestamp, nextAttemptAt: null, lastError: null },
-    });
-    if (subscriptionId !== null) {
+    // On the driver (the common case, once per delivery): Prisma's query path cost more CPU than the statement.
+    await deps.db.sql(PrismaNs.sql`
+      UPDATE "WebhookDelivery" SET "status" = 'succeeded', "attempts" = ${attempts}, "lastAttemptAt" = ${timestamp}, "deliveredAt" = ${timestamp},
+             "lastStatusCode" = ${result.status}, "lastLatencyMs" = ${result.latencyMs}, "lastError" = NULL, "nextAttemptAt" = NULL,
+             "attemptLog" = ${JSON.stringify(common.attemptLog)}::jsonb, "updatedAt" = ${new Date()}
+      WHERE "id" = ${delivery.id} AND "attempts" = ${expectedAttempts} AND "status" = 'pending'`);
+    // Ends the endpoint's failing period; read with the delivery, so the common case costs no statement.
+    if (subscriptionId !== null && delivery.subscriptionFailing) {
       await prisma.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: { not: null } }, data: { failingSince: null } });
     }
     return 'succeeded';
@@ -162,7 +194,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
     if (count !== 1) return;
     if (nextAttemptAt) {
       await deps.queue.enqueueInTransaction<DeliveryJobData>(transactionDb(tx), QUEUE.webhookDelivery, [
-        { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt },
+        { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt, group: deliveryGroup(delivery.subscriptionId, delivery.formId) },
       ]);
     }
     if (subscriptionId !== null) deactivated = await recordEndpointFailure(deps, tx, subscriptionId, timestamp, result.status === 410);

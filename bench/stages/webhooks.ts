@@ -1,0 +1,332 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { Webhook } from 'standardwebhooks';
+import { BENCH_DB, queryOne, recreateDatabase, seedBase, type BenchDataset } from '../dataset.js';
+import { startChild, type Child } from '../driver.js';
+import { round } from '../report.js';
+import { startHttpsServer, type TestHttpsServer } from '../../test/support/https-server.js';
+import { holds, type Stage, type StageContext } from './stage.js';
+
+/**
+ * Webhook deliveries as an integrator sees them: submissions ingested at a fixed rate (open loop: a request every
+ * 1/rate s whether or not the previous ones were answered), each with a new Idempotency-Key, while the worker runs,
+ * in the gateway (WORKERS_IN_PROCESS) and as `npm run worker` in its own process. Every form's `webhookUrl` points at
+ * a local HTTPS receiver (127.0.0.1, a certificate of a CA made for the run) that verifies each signature. Measured:
+ * the time from the 201 reaching the client to the first validly signed delivery of that submission reaching the
+ * receiver, and the drain rate of a backlog (submissions ingested while no worker runs, then one worker started).
+ * Each run gets a fresh database, so that one run's backlog never weighs on the next.
+ *
+ * The gateway runs with NODE_ENV=development here: OUTBOUND_TEST_RESOLVE / OUTBOUND_TEST_CA (the only way to aim
+ * deliveries at a loopback receiver) are refused in production.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RATES = [20, 100, 300];
+const RATE_SECONDS = 20;
+/** How long after the last ingest a run waits for the last delivery before it counts the rest as missing. */
+const SETTLE_S = 60;
+const BACKLOG = 6000;
+const HOST = 'hooks.bench.example';
+
+type WorkerMode = 'in-process' | 'worker-process';
+
+interface Receiver {
+  server: TestHttpsServer;
+  /** Submission id → when its first validly signed delivery arrived (performance.now()). */
+  firstValid: Map<number, number>;
+  invalid: number;
+  total: number;
+}
+
+async function startReceiver(secret: string, forms: number): Promise<Receiver> {
+  const server = await startHttpsServer({ hostnames: [HOST] });
+  const signer = new Webhook(secret);
+  const receiver: Receiver = { server, firstValid: new Map(), invalid: 0, total: 0 };
+  for (let g = 1; g <= forms; g++) {
+    server.handle(`/forms/${g}`, (delivered) => {
+      const at = performance.now();
+      receiver.total++;
+      try {
+        const headers = Object.fromEntries(Object.entries(delivered.headers).map(([name, value]) => [name, String(value)]));
+        const payload = signer.verify(delivered.body, headers) as { data?: { id?: unknown } };
+        const id = Number(payload.data?.id);
+        if (!receiver.firstValid.has(id)) receiver.firstValid.set(id, at);
+      } catch {
+        receiver.invalid++;
+      }
+      return { status: 204 };
+    });
+  }
+  return receiver;
+}
+
+interface Fleet {
+  gateway: Child;
+  worker: Child | null;
+  stop(): Promise<void>;
+}
+
+/** The gateway (with or without its in-process worker), and for `worker-process` the worker on its own. */
+async function startFleet(context: StageContext, url: string, dataDir: string, receiver: Receiver, mode: WorkerMode | 'none'): Promise<Fleet> {
+  const outbound = { NODE_ENV: 'development', OUTBOUND_TEST_RESOLVE: receiver.server.resolveFor(HOST), OUTBOUND_TEST_CA: receiver.server.caFile };
+  const gateway = await context.startGateway(url, dataDir, { ...outbound, WORKERS_IN_PROCESS: mode === 'in-process' ? 'true' : 'false' });
+  const worker = mode === 'worker-process' ? await startWorkerProcess(url, context.secretKey, dataDir, outbound) : null;
+  return {
+    gateway,
+    worker,
+    async stop() {
+      await Promise.all([gateway.stop(), worker?.stop()]);
+    },
+  };
+}
+
+/** `npm run worker` (tsx src/worker/main.ts), ready at its `worker started` line. */
+function startWorkerProcess(url: string, secretKey: string, dataDir: string, env: Record<string, string>): Promise<Child> {
+  return startChild({
+    name: 'worker',
+    cwd: ROOT,
+    args: ['--import', 'tsx', join(ROOT, 'src', 'worker', 'main.ts')],
+    env: { DATABASE_URL: url, SECRET_KEY: secretKey, DATA_DIR: dataDir, REDIS_URL: '', ...env },
+    ready: (_child, output) =>
+      new Promise((resolve) => {
+        const check = setInterval(() => {
+          if (output().includes('"worker started"')) {
+            clearInterval(check);
+            resolve(0);
+          }
+        }, 50);
+      }),
+  });
+}
+
+interface Ingested {
+  /** Submission id → when its 201 arrived (performance.now()). */
+  acknowledged: Map<number, number>;
+  failed: number;
+  firstAt: number;
+  lastAt: number;
+}
+
+const ingestBody = (n: number): string => JSON.stringify({ formData: { Name: `Hook ${n}`, Email: `hook${n}@bench.example`, Message: 'webhooks stage' } });
+
+/** One POST /v1/forms/{id}/submissions with its own Idempotency-Key; the submission id of the 201, or null. */
+async function ingestOne(agent: Agent, baseUrl: string, dataset: BenchDataset, n: number, into: Ingested): Promise<void> {
+  try {
+    const response = await request(`${baseUrl}/v1/forms/${dataset.formIds[n % dataset.formIds.length]}/submissions`, {
+      dispatcher: agent,
+      method: 'POST',
+      headers: { authorization: `Bearer ${dataset.apiKey}`, 'content-type': 'application/json', 'idempotency-key': `wh-${process.pid}-${Date.now()}-${n}` },
+      body: ingestBody(n),
+    });
+    const text = await response.body.text();
+    const at = performance.now();
+    if (response.statusCode !== 201) {
+      into.failed++;
+      return;
+    }
+    into.acknowledged.set(Number((JSON.parse(text) as { id: unknown }).id), at);
+    into.lastAt = Math.max(into.lastAt, at);
+  } catch {
+    into.failed++;
+  }
+}
+
+/** Open loop: request n leaves at start + n/rate whatever happened to the others. */
+async function ingestAtRate(baseUrl: string, dataset: BenchDataset, rate: number, seconds: number): Promise<Ingested> {
+  const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
+  const into: Ingested = { acknowledged: new Map(), failed: 0, firstAt: performance.now(), lastAt: 0 };
+  const total = rate * seconds;
+  const pending: Promise<void>[] = [];
+  for (let n = 0; n < total; n++) {
+    const due = into.firstAt + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(ingestOne(agent, baseUrl, dataset, n, into));
+  }
+  await Promise.all(pending);
+  await agent.close();
+  return into;
+}
+
+/** Closed loop as fast as `connections` allow: the backlog for the drain measurement. */
+async function ingestBacklog(baseUrl: string, dataset: BenchDataset, count: number, connections = 32): Promise<Ingested> {
+  const agent = new Agent({ connections, keepAliveTimeout: 30_000 });
+  const into: Ingested = { acknowledged: new Map(), failed: 0, firstAt: performance.now(), lastAt: 0 };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < count) await ingestOne(agent, baseUrl, dataset, next++, into);
+    }),
+  );
+  await agent.close();
+  return into;
+}
+
+/** Resolves once every acknowledged submission has a valid delivery, or `timeoutS` after it was called. */
+async function settle(receiver: Receiver, ingested: Ingested, timeoutS: number): Promise<void> {
+  const deadline = performance.now() + timeoutS * 1000;
+  while (performance.now() < deadline) {
+    let missing = 0;
+    for (const id of ingested.acknowledged.keys()) if (!receiver.firstValid.has(id)) missing++;
+    if (missing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Deliveries per second between the 10th and the 90th percentile of arrivals (start-up and tail left out). */
+function sustainedRate(arrivals: number[]): number | null {
+  if (arrivals.length < 20) return null;
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  const from = sorted[Math.floor(sorted.length * 0.1)]!;
+  const to = sorted[Math.floor(sorted.length * 0.9)]!;
+  const count = Math.floor(sorted.length * 0.9) - Math.floor(sorted.length * 0.1);
+  return to > from ? (count * 1000) / (to - from) : null;
+}
+
+interface RunFigures {
+  mode: WorkerMode;
+  rate: number | string;
+  acknowledged: number;
+  ingestFailed: number;
+  received: number;
+  missing: number;
+  invalidSignatures: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+  deliveriesPerS: number | null;
+  /** Drain runs: CPU the worker's process spent per delivered submission (relay, fan-out, delivery, 2 emails). */
+  workerCpuMsPerSubmission?: number | null;
+}
+
+interface Database {
+  url: string;
+  dataset: BenchDataset;
+  secret: string;
+}
+
+/** A fresh database per run (so that no backlog carries over), seeded like the main one. */
+async function freshDatabase(context: StageContext): Promise<Database> {
+  const url = await recreateDatabase(context.serverUrl, `${BENCH_DB}_webhooks`);
+  const dataset = await seedBase(url, Buffer.from(context.secretKey, 'base64'));
+  const row = await queryOne<{ secret: string }>(url, 'SELECT "webhookSigningSecret" AS secret FROM "Account" WHERE id = $1', [dataset.accountId]);
+  return { url, dataset, secret: row!.secret };
+}
+
+function figuresOf(mode: WorkerMode, rate: number | string, ingested: Ingested, receiver: Receiver, arrivalsFrom: number): RunFigures {
+  const latencies: number[] = [];
+  const arrivals: number[] = [];
+  for (const [id, ackAt] of ingested.acknowledged) {
+    const at = receiver.firstValid.get(id);
+    if (at === undefined) continue;
+    latencies.push(at - ackAt);
+    if (at >= arrivalsFrom) arrivals.push(at);
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    mode,
+    rate,
+    acknowledged: ingested.acknowledged.size,
+    ingestFailed: ingested.failed,
+    received: latencies.length,
+    missing: ingested.acknowledged.size - latencies.length,
+    invalidSignatures: receiver.invalid,
+    p50Ms: round(percentile(latencies, 50), 1),
+    p99Ms: round(percentile(latencies, 99), 1),
+    maxMs: round(latencies.at(-1) ?? null, 1),
+    deliveriesPerS: round(sustainedRate(arrivals), 1),
+  };
+}
+
+async function rateRun(context: StageContext, mode: WorkerMode, rate: number): Promise<RunFigures> {
+  const db = await freshDatabase(context);
+  const receiver = await startReceiver(db.secret, db.dataset.formIds.length);
+  const fleet = await startFleet(context, db.url, join(context.scratch, `webhooks-${mode}-${rate}`), receiver, mode);
+  try {
+    const ingested = await ingestAtRate(`http://127.0.0.1:${fleet.gateway.port}`, db.dataset, rate, RATE_SECONDS);
+    await settle(receiver, ingested, SETTLE_S);
+    const figures = figuresOf(mode, rate, ingested, receiver, 0);
+    context.log(`webhooks ${mode} @ ${rate}/s: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.received}/${figures.acknowledged} received, ${figures.invalidSignatures} invalid`);
+    return figures;
+  } finally {
+    await fleet.stop();
+    await receiver.server.close();
+  }
+}
+
+/** A backlog ingested with no worker running, then drained by one worker: its sustained deliveries/s. */
+async function drainRun(context: StageContext, mode: WorkerMode): Promise<RunFigures> {
+  const db = await freshDatabase(context);
+  const receiver = await startReceiver(db.secret, db.dataset.formIds.length);
+  const dataDir = join(context.scratch, `webhooks-${mode}-drain`);
+  const producer = await startFleet(context, db.url, dataDir, receiver, 'none');
+  let ingested: Ingested;
+  try {
+    ingested = await ingestBacklog(`http://127.0.0.1:${producer.gateway.port}`, db.dataset, BACKLOG);
+  } finally {
+    await producer.stop();
+  }
+  const startedAt = performance.now();
+  const fleet = await startFleet(context, db.url, dataDir, receiver, mode);
+  const workerPid = fleet.worker?.pid ?? fleet.gateway.pid;
+  const cpuBefore = cpuMs(workerPid);
+  try {
+    await settle(receiver, ingested, SETTLE_S);
+    const cpuAfter = cpuMs(workerPid);
+    const figures = figuresOf(mode, `backlog ${BACKLOG}`, ingested, receiver, startedAt);
+    const cpu = cpuBefore === null || cpuAfter === null || figures.received === 0 ? null : (cpuAfter - cpuBefore) / figures.received;
+    figures.workerCpuMsPerSubmission = round(cpu, 2);
+    context.log(`webhooks ${mode} drain of ${BACKLOG}: ${figures.deliveriesPerS} deliveries/s, ${figures.received}/${figures.acknowledged} received, worker CPU ${figures.workerCpuMsPerSubmission} ms per submission`);
+    return figures;
+  } finally {
+    await fleet.stop();
+    await receiver.server.close();
+  }
+}
+
+export const webhooksStage: Stage = {
+  name: 'webhooks',
+  title: `Webhook deliveries: ingest at ${RATES.join(', ')}/s for ${RATE_SECONDS} s, acknowledged → received at a local HTTPS receiver; drain of a ${BACKLOG} backlog`,
+  async run(context) {
+    const runs: RunFigures[] = [];
+    for (const mode of ['in-process', 'worker-process'] as const) {
+      for (const rate of RATES) runs.push(await rateRun(context, mode, rate));
+      runs.push(await drainRun(context, mode));
+    }
+    const at300 = runs.filter((run) => run.rate === 300);
+    const drains = runs.filter((run) => typeof run.rate === 'string');
+    const worst = (values: (number | null)[]): number | null => (values.some((v) => v === null) ? null : Math.max(...(values as number[])));
+    const slowestDrain = drains.some((run) => run.deliveriesPerS === null) ? null : Math.min(...drains.map((run) => run.deliveriesPerS!));
+    const allArrived = runs.every((run) => run.missing === 0 && run.invalidSignatures === 0 && run.ingestFailed === 0);
+    const p50 = worst(at300.map((run) => run.p50Ms));
+    const p99 = worst(at300.map((run) => run.p99Ms));
+    return {
+      figures: { runs },
+      targets: [
+        { name: 'webhooks: sustained deliveries/s (backlog drain, slower mode)', target: '>= 500', value: slowestDrain, holds: holds(slowestDrain, (v) => v >= 500) },
+        { name: 'webhooks: acknowledged → received p50 at 300 ingests/s (worse mode)', target: '<= 100 ms', value: p50, holds: holds(p50, (v) => v <= 100) },
+        { name: 'webhooks: acknowledged → received p99 at 300 ingests/s (worse mode)', target: '<= 500 ms', value: p99, holds: holds(p99, (v) => v <= 500) },
+        { name: 'webhooks: every acknowledged submission delivered with a valid signature', target: 'all', value: allArrived ? 1 : 0, holds: allArrived },
+      ],
+      notes: [`webhooks stage: a submission not delivered within ${SETTLE_S} s after the last ingest counts as missing.`],
+    };
+  },
+};

@@ -1,0 +1,197 @@
+import type { Job, PgBoss } from 'pg-boss';
+import { notifyChannelSql } from 'pg-boss/dist/plans.js';
+
+/**
+ * A pg-boss consumer that keeps up to `concurrency` jobs running, each settling on its own, instead of pg-boss's
+ * batch loop (fetch N, wait for the slowest of the N, fetch again): a slow job then holds one slot, not a batch.
+ * Jobs carry a group (a webhook's endpoint); at most `perGroup` of one group run at once, across every worker
+ * (pg-boss's `groupConcurrency`: the fetch counts the group's active jobs), and the jobs of a full group are left in
+ * the queue, so one slow receiver holds at most `perGroup` slots and the others keep flowing.
+ *
+ * Claiming and settling are pg-boss's (SKIP LOCKED fetch, completion fenced by the claim's retry count), so the
+ * guarantees are the queue's: a job runs again only when its worker died holding it (expiry) or it failed.
+ * Completions are written in batches (one statement for the jobs finished meanwhile); a crash between a job's end
+ * and its completion re-runs it, which the delivery handler's attempt guard makes harmless.
+ *
+ * Wakes on pg-boss's NOTIFY for the queue (a job inserted ready to run), on a freed slot while work is known to be
+ * waiting, and every `pollingIntervalSeconds` (retries coming due, and the fallback when NOTIFY is unavailable).
+ */
+
+export interface ConcurrentWorkOptions {
+  /** Jobs running at once in this process. */
+  concurrency: number;
+  /** Jobs of one group running at once, across all workers. */
+  perGroup: number;
+  pollingIntervalSeconds: number;
+}
+
+/** A fetch is worth a statement once this share of the slots is free (or nothing runs). */
+const REFILL_SHARE = 4;
+
+export class ConcurrentWorker<T extends object> {
+  private readonly running = new Map<string, Job<T>>();
+  private readonly groups = new Map<string, number>();
+  private finished: Job<T>[] = [];
+  private failed: { job: Job<T>; message: string }[] = [];
+  private settling: Promise<void> | null = null;
+  /** The last fetch filled every slot it asked for, or skipped full groups: more may be waiting. */
+  private moreWaiting = true;
+  private woken = false;
+  private wake: (() => void) | null = null;
+  private stopping = false;
+  private loop: Promise<void> = Promise.resolve();
+  private listener: { close(): Promise<void> } | null = null;
+  private idle: (() => void) | null = null;
+  private stopped: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly name: string,
+    private readonly handler: (data: T, job: Job<T>) => Promise<void>,
+    private readonly options: ConcurrentWorkOptions,
+    private readonly onError: (message: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const db = this.boss.getDb();
+    if (db.listen) {
+      try {
+        const { rows } = await db.executeSql(`SELECT ${notifyChannelSql('pgboss')} AS channel`);
+        const channel = String((rows[0] as { channel: string }).channel);
+        this.listener = await db.listen(
+          channel,
+          (payload) => {
+            if (payload === this.name) this.poke(true);
+          },
+          () => this.poke(true),
+        );
+      } catch (error) {
+        // Polling still delivers, only later.
+        this.onError(`listen failed, polling only: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.loop = this.run();
+  }
+
+  private poke(newWork: boolean): void {
+    if (newWork) this.moreWaiting = true;
+    this.woken = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      this.woken = false;
+      const free = this.options.concurrency - this.running.size;
+      if (free > 0) {
+        const full = [...this.groups].filter(([, count]) => count >= this.options.perGroup).map(([group]) => group);
+        try {
+          // pg-boss counts each group's active jobs (of every worker) and claims no more than the limit allows.
+          const jobs = await this.boss.fetch<T>(this.name, { batchSize: free, groupConcurrency: this.options.perGroup });
+          this.moreWaiting = jobs.length === free || full.length > 0;
+          for (const job of jobs) this.begin(job);
+        } catch (error) {
+          this.onError(`fetch failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      if (this.stopping || this.woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.options.pollingIntervalSeconds * 1000);
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+      this.wake = null;
+    }
+  }
+
+  private begin(job: Job<T>): void {
+    const group = job.groupId ?? null;
+    if (group !== null) this.groups.set(group, (this.groups.get(group) ?? 0) + 1);
+    this.running.set(job.id, job);
+    void this.handler(job.data, job).then(
+      () => this.end(job, group, null),
+      (error: unknown) => this.end(job, group, error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  private end(job: Job<T>, group: string | null, failure: string | null): void {
+    this.running.delete(job.id);
+    let groupFreed = false;
+    if (group !== null) {
+      const left = (this.groups.get(group) ?? 1) - 1;
+      groupFreed = left === this.options.perGroup - 1;
+      if (left > 0) this.groups.set(group, left);
+      else this.groups.delete(group);
+    }
+    if (failure === null) this.finished.push(job);
+    else this.failed.push({ job, message: failure });
+    void this.settle();
+    const free = this.options.concurrency - this.running.size;
+    if (this.moreWaiting && (groupFreed || free * REFILL_SHARE >= this.options.concurrency || this.running.size === 0)) this.poke(false);
+    if (this.running.size === 0) this.idle?.();
+  }
+
+  /** Writes the completions (and failures) gathered so far, one statement per kind; one write at a time. */
+  private settle(): Promise<void> {
+    this.settling ??= (async () => {
+      while (this.finished.length || this.failed.length) {
+        const finished = this.finished;
+        const failed = this.failed;
+        this.finished = [];
+        this.failed = [];
+        try {
+          if (finished.length) await this.boss.complete(this.name, finished.map((job) => ({ id: job.id, retryCount: job.retryCount })));
+          for (const { job, message } of failed) await this.boss.fail(this.name, { id: job.id, retryCount: job.retryCount }, { message });
+        } catch (error) {
+          // The jobs stay active and expire into a retry: at least once, never lost.
+          this.onError(`settling failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      this.settling = null;
+    })();
+    return this.settling;
+  }
+
+  /**
+   * Stops fetching and waits up to `timeoutMs` for the running jobs; the ones still running then are failed back to
+   * the queue (retried, by another worker or after a restart). True when every job finished in time.
+   */
+  stop(timeoutMs: number): Promise<boolean> {
+    this.stopped ??= this.drain(timeoutMs);
+    return this.stopped;
+  }
+
+  /** Stops fetching at once and leaves the running jobs to expire into retries (the queue is closing without grace). */
+  async abandon(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.close().catch(() => undefined);
+  }
+
+  private async drain(timeoutMs: number): Promise<boolean> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.close().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const drained =
+      this.running.size === 0 ||
+      (await Promise.race([
+        new Promise<boolean>((resolve) => (this.idle = () => resolve(true))),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]));
+    clearTimeout(timer);
+    await this.settle();
+    const cut = [...this.running.values()];
+    if (cut.length) {
+      await this.boss
+        .fail(this.name, cut.map((job) => ({ id: job.id, retryCount: job.retryCount })), { message: 'worker stopped' })
+        .catch((error: unknown) => this.onError(`failing back failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    return drained;
+  }
+}
