@@ -140,11 +140,13 @@ export const dashboardStage: Stage = {
         bodyBytes: bytes,
         sameBytes: true,
         slices: ROUNDS,
-        gateway: { ...gatewayRun, sqlPerRequest: gatewaySql },
-        reference: { ...referenceRun, sqlPerRequest: referenceSql },
         reqPerSecVsReference: throughput,
         p99VsReference: p99,
-        sqlStatements: sql.texts,
+        runs: [
+          { target: 'gateway /graphql', ...gatewayRun, sqlPerRequest: gatewaySql },
+          { target: 'hand-written', ...referenceRun, sqlPerRequest: referenceSql },
+        ],
+        sqlStatements: Object.entries(sql.texts).flatMap(([target, texts]) => Object.entries(texts).map(([statement, perRequest]) => ({ target, statement, perRequest }))),
       },
       targets: [
         { name: 'dashboard req/s vs hand-written', target: '>= 0.8', value: throughput, holds: holds(throughput, (v) => v >= 0.8) },
