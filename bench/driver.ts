@@ -251,3 +251,27 @@ export function mergeResults(parts: LoadResult[]): LoadResult {
   const total = (pick: (part: LoadResult) => number): number => parts.reduce((n, part) => n + pick(part), 0);
   return summarize(all.sort(), total((p) => p.durationS), total((p) => p.non2xx), total((p) => p.errors), total((p) => p.timeouts), statusCodes);
 }
+
+export interface InterleavedTarget {
+  label: string;
+  url: string;
+  requests: AutocannonRequest[];
+}
+
+/**
+ * Targets measured on a shared machine, interleaved: a warm-up each, then `rounds` slices of `durationS / rounds`
+ * in turn (A B A B …), merged per target, so that a busy spell weighs on every target alike.
+ */
+export async function measureInterleaved(
+  targets: InterleavedTarget[],
+  options: { durationS: number; warmupS: number; connections: number; rounds: number },
+): Promise<Map<string, LoadResult>> {
+  if (options.warmupS > 0) for (const target of targets) await load({ url: target.url, connections: options.connections, duration: options.warmupS, requests: target.requests });
+  const slices = new Map<string, LoadResult[]>(targets.map((target) => [target.label, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const target of targets) {
+      slices.get(target.label)!.push(await load({ url: target.url, connections: options.connections, duration: options.durationS / options.rounds, requests: target.requests }));
+    }
+  }
+  return new Map(targets.map((target) => [target.label, mergeResults(slices.get(target.label)!)]));
+}

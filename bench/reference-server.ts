@@ -12,14 +12,17 @@ import { isWellFormedApiKey, KeyHasher } from '../src/infra/secrets.js';
  * - `handwritten-counters`: the same, reading the counters maintained at ingest (what an expert writes).
  * Both hand-written modes also answer POST /v1/forms/{id}/submissions: validation, idempotency record,
  * submission, counter and an outbox row in one transaction.
+ * - `dashboard`: POST /graphql for the one dashboard document only (bench/stages/dashboard.ts): key lookup, the
+ *   forms page, then the newest submissions of all its forms in one lateral statement (PHI reads audited),
+ *   written as the same JSON bytes the gateway answers.
  * They honour the contract's observable parts (auth, plan gate, rate-limit headers, scopes, pagination)
  * so that the comparison is with a handler doing the same job, not a shortcut.
  */
 
-type Mode = 'bare' | 'handwritten' | 'handwritten-counters';
+type Mode = 'bare' | 'handwritten' | 'handwritten-counters' | 'dashboard';
 
 const mode = process.env.REF_MODE as Mode;
-if (!['bare', 'handwritten', 'handwritten-counters'].includes(mode)) throw new Error(`REF_MODE must be bare|handwritten|handwritten-counters`);
+if (!['bare', 'handwritten', 'handwritten-counters', 'dashboard'].includes(mode)) throw new Error(`REF_MODE must be bare|handwritten|handwritten-counters|dashboard`);
 
 interface Viewer {
   keyId: number;
@@ -49,7 +52,7 @@ function startBare(): http.Server {
 /** `timestamp(3)` text is UTC by Prisma's convention; pg would read it as local time. */
 const iso = (text: string): string => new Date(`${text.replace(' ', 'T')}Z`).toISOString();
 
-function startHandwritten(counters: boolean): http.Server {
+function startHandwritten(counters: boolean, dashboard = false): http.Server {
   const databaseUrl = process.env.DATABASE_URL;
   const secret = process.env.SECRET_KEY;
   if (!databaseUrl || !secret) throw new Error('DATABASE_URL and SECRET_KEY are required');
@@ -59,7 +62,7 @@ function startHandwritten(counters: boolean): http.Server {
   const windows = new Map<number, { resetAt: number; used: number }>();
 
   /** Authenticate → plan gate → rate limit → scope, in the contract's order; null when answered. */
-  async function authorize(req: http.IncomingMessage, res: http.ServerResponse, scope: string): Promise<{ viewer: Viewer; headers: Record<string, string> } | null> {
+  async function authorize(req: http.IncomingMessage, res: http.ServerResponse, scope: string | string[]): Promise<{ viewer: Viewer; headers: Record<string, string> } | null> {
     const header = req.headers.authorization ?? '';
     const key = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (!isWellFormedApiKey(key)) {
@@ -98,8 +101,9 @@ function startHandwritten(counters: boolean): http.Server {
     }
     window.used++;
     headers['x-ratelimit-remaining'] = String(limit - window.used);
-    if (!row.scopes.includes(scope)) {
-      error(res, 403, 'insufficient_scope', 'Insufficient scope', headers, { required: scope });
+    const missing = (Array.isArray(scope) ? scope : [scope]).find((needed) => !row.scopes.includes(needed));
+    if (missing) {
+      error(res, 403, 'insufficient_scope', 'Insufficient scope', headers, { required: missing });
       return null;
     }
     return { viewer: { keyId: row.id, accountId: row.accountId, scopes: row.scopes, limit }, headers };
@@ -274,11 +278,65 @@ function startHandwritten(counters: boolean): http.Server {
     send(res, 200, body, { ...headers, 'idempotent-replayed': 'true' });
   }
 
+  /**
+   * The dashboard (bench/stages/dashboard.ts) as one would write it by hand: the document is known (REF_DASHBOARD_QUERY),
+   * so the handler checks the body carries it and runs its three statements (key, forms page, newest submissions of the page).
+   * Errors use the REST envelope: only the 200 is compared with the gateway's.
+   */
+  const dashboardDocument = process.env.REF_DASHBOARD_QUERY;
+  if (dashboard && !dashboardDocument) throw new Error('REF_DASHBOARD_QUERY is required in dashboard mode');
+
+  async function dashboardQuery(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    let query: unknown;
+    try {
+      query = (JSON.parse(raw) as { query?: unknown }).query;
+    } catch {
+      error(res, 400, 'invalid_json', 'The request body is not valid JSON');
+      return;
+    }
+    if (query !== dashboardDocument) {
+      error(res, 400, 'unknown_query', 'Only the dashboard query is served here');
+      return;
+    }
+    const auth = await authorize(req, res, ['read:forms', 'read:submissions']);
+    if (!auth) return;
+    const forms = await pool.query<{ id: number; name: string; submissionCount: number }>(
+      `SELECT id, name, "submissionCount" FROM "Form" WHERE "accountId" = $1 AND "archivedAt" IS NULL
+       ORDER BY "createdAt" DESC, id DESC LIMIT 100`,
+      [auth.viewer.accountId],
+    );
+    const ids = forms.rows.map((form) => form.id);
+    const latest = await pool.query<{ id: number; formId: number; createdAt: string; formDataKeyId: number | null }>(
+      `SELECT s.id, s."formId", s."createdAt", s."formDataKeyId" FROM unnest($1::int[]) AS f(id)
+       CROSS JOIN LATERAL (
+         SELECT id, "formId", "createdAt", "formDataKeyId" FROM "Submission" WHERE "formId" = f.id ORDER BY "createdAt" DESC, id DESC LIMIT 5
+       ) AS s`,
+      [ids],
+    );
+    const phi = latest.rows.filter((row) => row.formDataKeyId !== null).map((row) => row.id);
+    if (phi.length) {
+      await pool.query(
+        `INSERT INTO "AuditEvent" ("accountId", "apiKeyId", action, resource, "resourceId")
+         SELECT $1, $2, 'submission.read', 'submission', unnest($3::int[])`,
+        [auth.viewer.accountId, auth.viewer.keyId, phi],
+      );
+    }
+    const byForm = new Map<number, { id: number; createdAt: string }[]>(ids.map((id) => [id, []]));
+    for (const row of latest.rows) byForm.get(row.formId)?.push({ id: row.id, createdAt: iso(row.createdAt) });
+    const body = JSON.stringify({
+      data: { forms: { data: forms.rows.map((form) => ({ id: form.id, name: form.name, submissionCount: form.submissionCount, latestSubmissions: byForm.get(form.id) })) } },
+    });
+    send(res, 200, body, auth.headers);
+  }
+
   const INGEST = /^\/v1\/forms\/([^/]+)\/submissions$/;
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let handled: Promise<void> | null = null;
-    if (req.method === 'GET' && url.pathname === '/v1/forms') handled = listForms(req, res, url);
+    if (dashboard) {
+      if (req.method === 'POST' && url.pathname === '/graphql') handled = dashboardQuery(req, res);
+    } else if (req.method === 'GET' && url.pathname === '/v1/forms') handled = listForms(req, res, url);
     else if (req.method === 'POST') {
       const match = INGEST.exec(url.pathname);
       if (match) handled = ingest(req, res, match[1]!, url.pathname);
@@ -295,7 +353,7 @@ function startHandwritten(counters: boolean): http.Server {
   });
 }
 
-const server = mode === 'bare' ? startBare() : startHandwritten(mode === 'handwritten-counters');
+const server = mode === 'bare' ? startBare() : startHandwritten(mode === 'handwritten-counters', mode === 'dashboard');
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();

@@ -1,7 +1,8 @@
+import { dashboardStage } from './dashboard.js';
 import { exportStage } from './export.js';
 import { revalidation } from './revalidation.js';
 import type { Stage } from './stage.js';
 import { webhooksStage } from './webhooks.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [revalidation, exportStage, webhooksStage];
+export const STAGES: Stage[] = [dashboardStage, revalidation, exportStage, webhooksStage];

@@ -44,7 +44,9 @@ export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
       args: { limit: t.arg.int({ defaultValue: 5 }) },
       complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
       resolve: (form, args, context, info) =>
-        context.loaders.latestSubmissions(normalizePagination(1, args.limit).limit, selectsPath(info, ['formData'])).load(form.id),
+        context.loaders
+          .latestSubmissions(normalizePagination(1, args.limit).limit, { formData: selectsPath(info, ['formData']), sourceDomain: selectsPath(info, ['sourceDomain']) })
+          .load(form.id),
     }),
   }),
 });

@@ -3,12 +3,19 @@ import type { Database } from '../infra/db.js';
 import { Prisma, type Submission } from '../generated/prisma/client.js';
 import { auditPhiReads, submissionColumns, type Reader } from '../domain/submissions/submissions.service.js';
 
+/** Which costly columns a read of submissions carries; the others come back null. */
+export interface SubmissionColumns {
+  formData: boolean;
+  sourceDomain: boolean;
+}
+
 export interface Loaders {
   /**
    * The newest `limit` submissions of each form, for all forms of a page in ONE statement (PHI reads audited);
-   * their formData only `withFormData` (else null: a dashboard listing ids and dates would decode 500 of them).
+   * their formData and sourceDomain only when `columns` asks (else null: a dashboard listing ids and dates would
+   * decode 500 of them).
    */
-  latestSubmissions(limit: number, withFormData: boolean): DataLoader<number, Submission[]>;
+  latestSubmissions(limit: number, columns: SubmissionColumns): DataLoader<number, Submission[]>;
 }
 
 /**
@@ -16,17 +23,17 @@ export interface Loaders {
  * API-key viewer (PHI reads are audited in its name), or null.
  */
 export function createLoaders(db: Database, reader: () => Reader | null): Loaders {
-  const latest = new Map<string, DataLoader<number, Submission[]>>();
+  const latest = new Map<number, DataLoader<number, Submission[]>>();
   return {
-    latestSubmissions(limit, withFormData) {
-      const key = `${limit}:${withFormData}`;
+    latestSubmissions(limit, columns) {
+      const key = limit * 4 + (columns.formData ? 2 : 0) + (columns.sourceDomain ? 1 : 0);
       let loader = latest.get(key);
       if (!loader) {
         loader = new DataLoader(async (formIds) => {
           // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
           // page, not the table.
           const rows = await db.sql<Submission>(Prisma.sql`
-            SELECT ${submissionColumns(withFormData)} FROM unnest(${[...formIds]}::int[]) AS f("id")
+            SELECT ${submissionColumns(columns.formData, columns.sourceDomain)} FROM unnest(${[...formIds]}::int[]) AS f("id")
             CROSS JOIN LATERAL (
               SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
             ) AS s`);

@@ -2,9 +2,34 @@ import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { parseIsoDateTime } from '../domain/created-range.js';
 import { builder } from './builder.js';
 
+const digit = (n: number): number => 48 + n;
+
+/**
+ * `Date#toISOString` for years 1000-9999, built as one flat string: V8's builtin goes through a generic formatter
+ * (about 1 µs each), and a dashboard serializes 500 timestamps per request; a template literal would instead
+ * build a rope of ten pieces per timestamp. Any other year, and an invalid date, goes through the builtin.
+ */
+export function isoString(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString();
+  const month = date.getUTCMonth() + 1;
+  const day = date.getUTCDate();
+  const hours = date.getUTCHours();
+  const minutes = date.getUTCMinutes();
+  const seconds = date.getUTCSeconds();
+  const ms = date.getUTCMilliseconds();
+  // prettier-ignore
+  return String.fromCharCode(
+    digit(Math.floor(year / 1000)), digit(Math.floor(year / 100) % 10), digit(Math.floor(year / 10) % 10), digit(year % 10), 45,
+    digit(Math.floor(month / 10)), digit(month % 10), 45, digit(Math.floor(day / 10)), digit(day % 10), 84,
+    digit(Math.floor(hours / 10)), digit(hours % 10), 58, digit(Math.floor(minutes / 10)), digit(minutes % 10), 58,
+    digit(Math.floor(seconds / 10)), digit(seconds % 10), 46, digit(Math.floor(ms / 100)), digit(Math.floor(ms / 10) % 10), digit(ms % 10), 90,
+  );
+}
+
 builder.scalarType('DateTime', {
   description: 'ISO 8601 date-time with an offset or Z',
-  serialize: (value) => value.toISOString(),
+  serialize: isoString,
   // The same parser as REST query parameters: a time without an offset would be read in the server's zone.
   parseValue: (value) => {
     const date = typeof value === 'string' ? parseIsoDateTime(value) : null;

@@ -1,4 +1,4 @@
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 /**
  * Whether the query asks for `path` below the field being resolved (through fragments too), so that a list
@@ -6,6 +6,19 @@ import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
  * asked, which only means reading a column that is not needed.
  */
 export function selectsPath(info: GraphQLResolveInfo, path: readonly string[]): boolean {
+  // A compiled query (graphql-jit) hands every call of a field the same `fieldNodes`: a list of 100 forms asks once.
+  let known = answers.get(info.fieldNodes);
+  if (!known) answers.set(info.fieldNodes, (known = new Map()));
+  const key = path.length === 1 ? path[0]! : path.join('.');
+  let answer = known.get(key);
+  if (answer === undefined) known.set(key, (answer = lookUp(info, path)));
+  return answer;
+}
+
+/** Per field node list (of one parsed document, so its fragments are fixed too) and path. */
+const answers = new WeakMap<readonly FieldNode[], Map<string, boolean>>();
+
+function lookUp(info: GraphQLResolveInfo, path: readonly string[]): boolean {
   const visit = (set: SelectionSetNode | undefined, depth: number): boolean =>
     set !== undefined &&
     set.selections.some((selection) => {

@@ -103,6 +103,22 @@ describe('forms over GraphQL', () => {
     expect(listStatement()).not.toBe('');
     expect(listStatement()).not.toContain('f."fields"');
   });
+
+  it('reads latestSubmissions’ sourceDomain only when asked, and then the stored one', async () => {
+    const form = await t.db.prisma.form.create({ data: { accountId: acme.id, siteId: acme.sites.main!.id, name: 'Sources', fields: [] } });
+    await t.db.prisma.submission.create({ data: { accountId: acme.id, formId: form.id, formData: {}, sourceDomain: 'shop.example' } });
+    await t.useKeyOnce(key);
+    const lateral = () => t.db.queries.find((sql) => sql.includes('CROSS JOIN LATERAL')) ?? '';
+    t.db.resetQueryCount();
+    const without = await t.graphql('query($id: Int!) { form(id: $id) { latestSubmissions { id } } }', { id: form.id }, key);
+    expect(without.body.errors).toBeUndefined();
+    expect(lateral()).toContain('NULL::text AS "sourceDomain"');
+    t.db.resetQueryCount();
+    const asked = await t.graphql('query($id: Int!) { form(id: $id) { latestSubmissions { ...Source } } } fragment Source on Submission { sourceDomain }', { id: form.id }, key);
+    expect(asked.body.errors).toBeUndefined();
+    expect(asked.body.data.form.latestSubmissions).toStrictEqual([{ sourceDomain: 'shop.example' }]);
+    expect(lateral()).toContain('s."sourceDomain"');
+  });
 });
 
 describe('submissionDailyCounts', () => {

@@ -45,12 +45,16 @@ export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submis
 const FORM_DATA = Prisma.raw('s."formData", s."formDataCiphertext"');
 const NO_FORM_DATA = Prisma.raw('NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext"');
 
+const SOURCE_DOMAIN = Prisma.raw('s."sourceDomain"');
+const NO_SOURCE_DOMAIN = Prisma.raw('NULL::text AS "sourceDomain"');
+
 /**
  * Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions; formData
- * (plain or sealed) is left out, as null, for reads that do not show it.
+ * (plain or sealed) and sourceDomain are left out, as null, for reads that do not show them (a dashboard listing
+ * ids and dates would otherwise move and decode every form's data).
  */
-export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
-  Prisma.sql`s."id", s."accountId", s."formId", ${withFormData ? FORM_DATA : NO_FORM_DATA}, s."formDataKeyId", s."sourceDomain", s."createdAt"`;
+export const submissionColumns = (withFormData: boolean, withSourceDomain = true): Prisma.Sql =>
+  Prisma.sql`s."id", s."accountId", s."formId", ${withFormData ? FORM_DATA : NO_FORM_DATA}, s."formDataKeyId", ${withSourceDomain ? SOURCE_DOMAIN : NO_SOURCE_DOMAIN}, s."createdAt"`;
 
 type PageRow = Submission & { total: number };
 
