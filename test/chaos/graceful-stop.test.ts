@@ -124,7 +124,7 @@ describe.runIf(hasPostgres)('SIGTERM to a gateway replica', () => {
     const exit = await gateway.exited;
     expect(exit.code).toBe(0);
     expect(exit.at - signalledAt).toBeLessThan(DELAY_MS + TIMEOUT_MS);
-    expect(gateway.output()).toContain('"msg":"stopped","drained":true');
+    expect(gateway.output()).toContain('"drained":true,"msg":"stopped"');
 
     await cluster.startGateway(0);
     const read = await fetch(`${cluster.gateways[0]!.baseUrl}/v1/submissions/${id}`, { headers: { authorization: `Bearer ${cluster.requireSeeded().loadKey}` } });
@@ -147,7 +147,7 @@ describe.runIf(hasPostgres)('SIGTERM to a gateway replica', () => {
       expect(exit?.code).toBe(1);
       expect(exit!.at - signalledAt).toBeGreaterThanOrEqual(DELAY_MS + TIMEOUT_MS - 100);
       expect(await inFlight).toBe('cut');
-      expect(gateway.output()).toContain('"msg":"stopped","drained":false');
+      expect(gateway.output()).toContain('"drained":false,"msg":"stopped"');
     } finally {
       await release();
     }
