@@ -177,13 +177,7 @@ export class JobQueue {
   async work<T extends object>(name: QueueName, handler: JobHandler<T>, options: WorkOptions = {}): Promise<string> {
     return this.boss.work<T>(
       name,
-      {
-        batchSize: options.batchSize ?? 10,
-        burstWhenBatchFull: true,
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-        perJobResults: true,
-      },
+      batchWorkOptions(options),
       async (jobs: Job<T>[]): Promise<JobResult[]> => settleEach(name, jobs, handler),
     );
   }
@@ -195,13 +189,7 @@ export class JobQueue {
   async workInBatches<T extends object>(name: QueueName, batch: (data: T[]) => Promise<void>, single: JobHandler<T>, options: WorkOptions = {}): Promise<string> {
     return this.boss.work<T>(
       name,
-      {
-        batchSize: options.batchSize ?? 10,
-        burstWhenBatchFull: true,
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-        perJobResults: true,
-      },
+      batchWorkOptions(options),
       async (jobs: Job<T>[]): Promise<JobResult[]> => {
         try {
           await batch(jobs.map((job) => job.data));
@@ -239,6 +227,15 @@ export class JobQueue {
 }
 
 /** Runs each job on its own, concurrently: a failure is that job's only. */
+/** pg-boss batch options: LISTEN/NOTIFY wakes the worker, the poll is the fallback, a full batch fetches again at once. */
+const batchWorkOptions = (options: WorkOptions) => ({
+  batchSize: options.batchSize ?? 10,
+  burstWhenBatchFull: true,
+  pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+  notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+  perJobResults: true as const,
+});
+
 async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
   return Promise.all(
     jobs.map(async (job): Promise<JobResult> => {
