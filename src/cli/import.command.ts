@@ -17,8 +17,8 @@ export async function importCommand(args: string[]): Promise<Action> {
     fixture = await readFixtureFile(file);
   } catch (error) {
     if (error instanceof FixtureJsonError) throw new CliError('invalid_json', error.message);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') throw new CliError('not_found', `Cannot read ${file}: ${code}`);
+    const { syscall, code } = error as NodeJS.ErrnoException;
+    if (syscall !== undefined) throw new CliError('not_found', `Cannot read ${file}: ${code ?? 'read error'}`);
     throw error;
   }
   return ({ prisma, hasher, phi }) => importFixtureFile(prisma, hasher, fixture, { sealFormData: (formData) => phi.encrypt(formData) });
