@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { importFixture, parseFixture } from '../fixtures/fixture-import.js';
+import { FixtureJsonError, importFixtureFile, readFixtureFile } from '../fixtures/fixture-import.js';
 import { parse } from './args.js';
 import { CliError } from './cli-error.js';
 import type { Action } from './command.js';
@@ -7,22 +6,20 @@ import type { Action } from './command.js';
 const IMPORT = 'import FILE';
 export const IMPORT_USAGE = [IMPORT];
 
-/** Reads and validates the fixture before the database is opened, so a bad file costs no lock or migration. */
+/**
+ * Reads and validates the whole fixture before the database is opened, so a bad file costs no lock or migration;
+ * the file is streamed (read twice: to validate, then to write), so its size does not bound memory.
+ */
 export async function importCommand(args: string[]): Promise<Action> {
   const file = parse(args, {}, ['FILE'], IMPORT).positionals[0] ?? '';
-  let text: string;
+  let fixture;
   try {
-    text = await readFile(file, 'utf8');
+    fixture = await readFixtureFile(file);
   } catch (error) {
-    throw new CliError('not_found', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`);
+    if (error instanceof FixtureJsonError) throw new CliError('invalid_json', error.message);
+    const { syscall, code } = error as NodeJS.ErrnoException;
+    if (syscall !== undefined) throw new CliError('not_found', `Cannot read ${file}: ${code ?? 'read error'}`);
+    throw error;
   }
-  let fixture: unknown;
-  try {
-    fixture = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the text around the error, which may be a hidden value: keep it out.
-    throw new CliError('invalid_json', `${file} is not valid JSON`);
-  }
-  parseFixture(fixture);
-  return ({ prisma, hasher, phi }) => importFixture(prisma, hasher, fixture, { sealFormData: (formData) => phi.encrypt(formData) });
+  return ({ prisma, hasher, phi }) => importFixtureFile(prisma, hasher, fixture, { sealFormData: (formData) => phi.encrypt(formData) });
 }
