@@ -10,7 +10,7 @@ import { createOutboundFetcher } from './infra/outbound-fetch.js';
 import { migrate } from './infra/migrations.js';
 import { createRateLimitStore } from './infra/rate-limit.js';
 import { createKeyHasher, createPhiCipher } from './infra/keyring.js';
-import { applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
+import { applyEmbeddedRuntimeTuning, applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from './shutdown.js';
 
 function printDemo(demo: DemoData, baseUrl: string): void {
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   logger.level = config.logLevel;
   if (config.databaseUrl) applyPostgresRuntimeTuning();
+  else applyEmbeddedRuntimeTuning();
   const db = await openDatabase(config);
   const applied = config.migrateOnStart ? await migrate(db) : [];
   const hasher = createKeyHasher(config);

@@ -1,4 +1,6 @@
+import { coldStartStage } from './cold-start.js';
 import { dashboardStage } from './dashboard.js';
+import { embeddedMemoryStage } from './embedded-memory.js';
 import { exportStage } from './export.js';
 import { importStage } from './import.js';
 import { revalidation } from './revalidation.js';
@@ -6,4 +8,4 @@ import type { Stage } from './stage.js';
 import { webhooksStage } from './webhooks.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [dashboardStage, revalidation, exportStage, webhooksStage, importStage];
+export const STAGES: Stage[] = [dashboardStage, revalidation, exportStage, webhooksStage, importStage, coldStartStage, embeddedMemoryStage];

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -21,9 +21,12 @@ afterAll(async () => {
   for (const server of running) await server.stop();
 });
 
-/** Starts the real `npm start` entry (src/main.ts) on a free port and waits for its "listening" line. */
+/** What `npm start` runs (package.json: `node <flags> scripts/start.mjs`), with this Node. */
+const NPM_START_ARGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
+
+/** Starts the real `npm start` command on a free port and waits for its "listening" line. */
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, NPM_START_ARGS, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
