@@ -13,7 +13,11 @@ export interface CreatedRange {
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
 
-const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const daysIn = (year: number, month: number): number => {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, 0);
+  return date.getUTCDate();
+};
 
 /**
  * The instant, or null when `raw` is not an ISO 8601 date-time with an offset. Stored times have millisecond
@@ -27,11 +31,16 @@ export function parseIsoDateTime(raw: string): Date | null {
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  // Year 0 does not exist in PostgreSQL's calendar (1 BC precedes AD 1).
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59 || Number(oh) > 23 || Number(om) > 59) return null;
   const offsetMinutes = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   const ms = Number(fraction.padEnd(3, '0').slice(0, 3)) + (/[1-9]/.test(fraction.slice(3)) ? 1 : 0);
-  const time = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), ms) - offsetMinutes * 60_000;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(Number(h), Number(mi), Number(s), ms);
+  const time = date.getTime() - offsetMinutes * 60_000;
   return Number.isNaN(time) ? null : new Date(time);
 }
 
