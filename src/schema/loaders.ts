@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context.js';
-import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads, submissionColumns } from '../domain/submissions/submissions.service.js';
+import type { Submission } from '../generated/prisma/client.js';
+import { auditPhiReads, newestSubmissionsOfForms } from '../domain/submissions/submissions.service.js';
 
 export interface Loaders {
   /**
@@ -20,13 +20,7 @@ export function createLoaders(context: RequestContext): Loaders {
       let loader = latest.get(key);
       if (!loader) {
         loader = new DataLoader(async (formIds) => {
-          // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
-          // page, not the table.
-          const rows = await context.deps.db.sql<Submission>(Prisma.sql`
-            SELECT ${submissionColumns(withFormData)} FROM unnest(${[...formIds]}::int[]) AS f("id")
-            CROSS JOIN LATERAL (
-              SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
-            ) AS s`);
+          const rows = await newestSubmissionsOfForms(context.deps.db, formIds, limit, withFormData);
           // PHI reads are audited for the whole batch at once: one INSERT per request, never one per form.
           const viewer = context.viewer;
           if (viewer?.kind === 'apiKey') {

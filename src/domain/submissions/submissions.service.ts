@@ -1,15 +1,23 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../context.js';
 import type { Database } from '../../infra/db.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
+import { fromPrismaSql, sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import { Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
+import { Prisma as PrismaSql, type Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
-import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimValues, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
+
+/*
+ * One way of writing a submission: Submission rows are written through src/infra/sql.ts only (ingest's one
+ * statement, erasure's), never through Prisma. Single reads that spread nothing stay Prisma's.
+ */
 
 export const MAX_FORM_DATA_FIELDS = 50;
 export const MAX_FORM_DATA_BYTES = 51_200;
@@ -42,36 +50,62 @@ export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submis
   if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
 }
 
-const FORM_DATA = Prisma.raw('s."formData", s."formDataCiphertext"');
-const NO_FORM_DATA = Prisma.raw('NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext"');
-
-/**
- * Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions; formData
- * (plain or sealed) is left out, as null, for reads that do not show it.
- */
+/** Every column of a Submission row aliased `s`, formData left out as null when not shown: export.service.ts's, until it moves to sql.ts. */
 export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
-  Prisma.sql`s."id", s."accountId", s."formId", ${withFormData ? FORM_DATA : NO_FORM_DATA}, s."formDataKeyId", s."sourceDomain", s."createdAt"`;
-
-type PageRow = Submission & { total: number };
+  withFormData
+    ? PrismaSql.sql`s."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"`
+    : PrismaSql.sql`s."id", s."accountId", s."formId", NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"`;
 
 export interface SubmissionListFilter extends PageRequest, CreatedRange {}
 
-/** The page's createdAt bounds, as SQL conditions on the alias `alias`. */
-function createdAtConditions(alias: string, range: CreatedRange): Prisma.Sql {
-  const column = Prisma.raw(`${alias}."createdAt"`);
-  return Prisma.sql`${range.createdFrom != null ? Prisma.sql`AND ${column} >= ${range.createdFrom}` : Prisma.empty}
-    ${range.createdBefore != null ? Prisma.sql`AND ${column} < ${range.createdBefore}` : Prisma.empty}`;
+/** `query` limited to the createdAt window, on the column `column` (an aliased "createdAt"). */
+function inCreatedRange<D, TB extends keyof D, O>(query: SelectQueryBuilder<D, TB, O>, column: string, range: CreatedRange): SelectQueryBuilder<D, TB, O> {
+  const createdAt = sql.ref<Date>(column);
+  let limited = query;
+  if (range.createdFrom != null) limited = limited.where(createdAt, '>=', range.createdFrom);
+  if (range.createdBefore != null) limited = limited.where(createdAt, '<', range.createdBefore);
+  return limited;
 }
 
+/**
+ * The newest submissions of the form aliased `f` (a page of them, in the window), as the lateral subquery `s`:
+ * it walks the (formId, createdAt desc, id desc) index once per form, so its cost follows the page, not the table.
+ * Both lists of submissions (one form's page, the newest of each form of a page) read through it.
+ */
+const newestSubmissionsOfForm = (range: CreatedRange, take: number, skip: number) =>
+  inCreatedRange(sqlBuilder.selectFrom('Submission as p').selectAll('p').where('p.formId', '=', sql.ref<number>('f.id')), 'p.createdAt', range)
+    .orderBy('p.createdAt', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(take)
+    .offset(skip)
+    .as('s');
+
+/** A submission's columns in `s`, formData (plain or sealed) left out as null for reads that do not show it. */
+const SUBMISSION_COLUMNS = ['s.id', 's.accountId', 's.formId', 's.formDataKeyId', 's.sourceDomain', 's.createdAt'] as const;
+const formDataColumn = (withFormData: boolean) => (withFormData ? 's.formData' : sql<unknown>`NULL::jsonb`.as('formData'));
+const ciphertextColumn = (withFormData: boolean) => (withFormData ? 's.formDataCiphertext' : sql<null>`NULL::bytea`.as('formDataCiphertext'));
+
 /** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
-function totalSql(range: CreatedRange): Prisma.Sql {
+function totalOf(range: CreatedRange) {
   const plan = totalPlan(range, false);
-  if (plan.kind === 'counter') return Prisma.sql`f."submissionCount"`;
-  if (plan.kind === 'counterMinusNewer') {
-    return Prisma.sql`f."submissionCount" - (SELECT count(*)::int FROM "Submission" c WHERE c."formId" = f."id" AND c."createdAt" >= ${plan.createdBefore})`;
-  }
-  return Prisma.sql`(SELECT count(*)::int FROM "Submission" c WHERE c."formId" = f."id" ${createdAtConditions('c', range)})`;
+  if (plan.kind === 'counter') return sql<number>`f."submissionCount"`;
+  const counted = (window: CreatedRange) =>
+    inCreatedRange(sqlBuilder.selectFrom('Submission as c').select(sql<number>`count(*)::int`.as('n')).where('c.formId', '=', sql.ref<number>('f.id')), 'c.createdAt', window);
+  if (plan.kind === 'counterMinusNewer') return sql<number>`f."submissionCount" - (${counted({ createdFrom: plan.createdBefore })})`;
+  return sql<number>`(${counted(range)})`;
 }
+
+/** A submission row as Prisma's client shows it. Named properties, not `{ ...rest }` (V8's slow path, per row). */
+const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unknown }): Submission => ({
+  id: row.id,
+  accountId: row.accountId,
+  formId: row.formId,
+  formData: row.formData as Prisma.JsonValue,
+  formDataCiphertext: row.formDataCiphertext,
+  formDataKeyId: row.formDataKeyId,
+  sourceDomain: row.sourceDomain,
+  createdAt: row.createdAt,
+});
 
 /**
  * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement whether
@@ -82,31 +116,42 @@ function totalSql(range: CreatedRange): Prisma.Sql {
 export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<Page<Submission>> {
   assertCreatedRange(filter);
   const { skip, take } = skipTake(filter);
-  const rows = await db.sql<PageRow>(Prisma.sql`
-    SELECT ${submissionColumns(true)}, ${totalSql(filter)} AS "total"
-    FROM "Form" f
-    LEFT JOIN LATERAL (
-      SELECT * FROM "Submission" p WHERE p."formId" = f."id" ${createdAtConditions('p', filter)}
-      ORDER BY p."createdAt" DESC, p."id" DESC LIMIT ${take} OFFSET ${skip}
-    ) s ON true
-    WHERE f."id" = ${formId} AND f."accountId" = ${reader.accountId}`);
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom('Form as f')
+      .leftJoinLateral(() => newestSubmissionsOfForm(filter, take, skip), (join) => join.onTrue())
+      .select(SUBMISSION_COLUMNS)
+      .select(['s.formData', 's.formDataCiphertext'])
+      .select(totalOf(filter).as('total'))
+      .where('f.id', '=', formId)
+      .where('f.accountId', '=', reader.accountId),
+  );
   const first = rows[0];
   if (!first) throw notFound('form');
-  // Named properties, not `{ ...rest }` (V8's slow path, per row).
-  const data = rows
-    .filter((row) => row.id !== null)
-    .map((row) => ({
-      id: row.id,
-      accountId: row.accountId,
-      formId: row.formId,
-      formData: row.formData,
-      formDataCiphertext: row.formDataCiphertext,
-      formDataKeyId: row.formDataKeyId,
-      sourceDomain: row.sourceDomain,
-      createdAt: row.createdAt,
-    }));
+  const data: Submission[] = [];
+  for (const row of rows) {
+    if (row.id === null || row.accountId === null || row.formId === null || row.createdAt === null) continue;
+    data.push(submissionOf({ ...row, id: row.id, accountId: row.accountId, formId: row.formId, createdAt: row.createdAt }));
+  }
   await auditPhiReads(db.prisma, reader, data);
   return toPage(data, filter, first.total);
+}
+
+/**
+ * The newest `limit` submissions of each of `formIds`, in ONE statement (a GraphQL page's forms, batched by
+ * src/schema/loaders.ts); formData only `withFormData`. Auditing the reads is the caller's (it knows the viewer).
+ */
+export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonly number[], limit: number, withFormData: boolean): Promise<Submission[]> {
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom('Form as f')
+      .innerJoinLateral(() => newestSubmissionsOfForm({}, limit, 0), (join) => join.onTrue())
+      .select(SUBMISSION_COLUMNS)
+      .select(formDataColumn(withFormData))
+      .select(ciphertextColumn(withFormData))
+      .where(sql<boolean>`f."id" = ANY(${[...formIds]}::int[])`),
+  );
+  return rows.map(submissionOf);
 }
 
 export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader, id: number): Promise<Submission> {
@@ -134,11 +179,16 @@ export async function dailySubmissionCounts(db: Database, accountId: number, for
   if (!(to > from) || days > MAX_STATS_DAYS) {
     throw new AppError('validation_failed', { fields: [{ field: 'to', message: `must be after from, at most ${MAX_STATS_DAYS} days later` }] });
   }
-  const rows = await db.sql<DailyCount>(Prisma.sql`
-    SELECT to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD') AS "date", count(*)::int AS "count"
-    FROM "Submission"
-    WHERE "formId" = ${formId} AND "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
-    GROUP BY 1`);
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom('Submission')
+      .select([sql<string>`to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD')`.as('date'), sql<number>`count(*)::int`.as('count')])
+      .where('formId', '=', formId)
+      .where('accountId', '=', accountId)
+      .where('createdAt', '>=', from)
+      .where('createdAt', '<', to)
+      .groupBy(sql`1`),
+  );
   const byDate = new Map(rows.map((row) => [row.date, row.count]));
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);
@@ -183,14 +233,16 @@ export async function ingestSubmission(
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
   // The form lookup reserves the submission's id (so that the event, which carries it, is complete before the
   // write) and claims a fresh Idempotency-Key of an active form.
-  const claimSql = idempotencyKey !== null && print !== null ? claimInsertSql(accountId, idempotencyKey, print, new Date(), Prisma.sql`FROM "target" WHERE "target"."archivedAt" IS NULL`) : null;
-  const [form] = await deps.db.sql<{ archivedAt: Date | null; phi: boolean; submissionId: number | null; recordId: number | null }>(Prisma.sql`
-    WITH "target" AS (SELECT "archivedAt", "phi" FROM "Form" WHERE "id" = ${formId} AND "accountId" = ${accountId})
-    ${claimSql ? Prisma.sql`, "claim" AS (${claimSql})` : Prisma.empty}
-    SELECT "target".*,
-           CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END AS "submissionId",
-           ${claimSql ? Prisma.sql`(SELECT "id" FROM "claim")` : Prisma.sql`NULL::int`} AS "recordId"
-    FROM "target"`);
+  const target = sqlBuilder.with('target', (db) => db.selectFrom('Form').select(['archivedAt', 'phi']).where('id', '=', formId).where('accountId', '=', accountId));
+  const reserved = sql<number | null>`CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END`.as('submissionId');
+  const [form] = await deps.db.sql(
+    idempotencyKey !== null && print !== null
+      ? target
+          .with('claim', (db) => claimInsert(db, db.selectFrom('target').select(claimValues(accountId, idempotencyKey, print, new Date())).where('target.archivedAt', 'is', null)))
+          .selectFrom('target')
+          .select(['target.archivedAt', 'target.phi', reserved, (eb) => eb.selectFrom('claim').select('claim.id').as('recordId')])
+      : target.selectFrom('target').select(['target.archivedAt', 'target.phi', reserved, sql<number | null>`NULL::int`.as('recordId')]),
+  );
   if (!form) throw notFound('form');
 
   let recordId = form.recordId;
@@ -224,23 +276,38 @@ export async function ingestSubmission(
     const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data });
     // ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
     // otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the event.
-    const [stored] = await deps.db.sql<{ id: number }>(Prisma.sql`
-      WITH created AS (
-        INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
-        VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
-                ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
-        RETURNING "id"
-      ), counted AS (
-        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1, ${FORM_VERSION_BUMP} WHERE "id" = ${formId}
-      ), claimed AS (
-        UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
-        WHERE "id" = ${recordId ?? 0}
-      ), recorded AS (${event})
-      SELECT "id" FROM created`);
+    const [stored] = await deps.db.sql(
+      sqlBuilder
+        .with('created', (db) =>
+          db
+            .insertInto('Submission')
+            .values({
+              id: submission.id,
+              accountId,
+              formId,
+              formData: sealed ? null : JSON.stringify(formData),
+              formDataCiphertext: submission.formDataCiphertext,
+              formDataKeyId: submission.formDataKeyId,
+              createdAt: submission.createdAt,
+            })
+            .returning('id'),
+        )
+        .with('counted', (db) => db.updateTable('Form').set({ submissionCount: sql<number>`"submissionCount" + 1`, ...FORM_VERSION_BUMP }).where('id', '=', formId))
+        .with('claimed', (db) =>
+          db
+            .updateTable('IdempotencyRecord')
+            .set((eb) => ({ submissionId: eb.selectFrom('created').select('created.id'), completedAt: sql<Date>`now()` }))
+            .where('id', '=', recordId ?? 0),
+        )
+        // A raw CTE body is not parenthesized by Kysely: the parentheses are part of the template.
+        .with('recorded', () => sql`(${fromPrismaSql(event)})`)
+        .selectFrom('created')
+        .select('created.id'),
+    );
     if (!stored) throw new Error('the submission insert returned no row');
     return { submission, formData, replayed: false };
   } catch (error) {
-    if (recordId !== null) await releaseClaim(prisma, recordId);
+    if (recordId !== null) await releaseClaim(deps.db, recordId);
     throw error;
   }
 }

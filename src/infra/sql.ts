@@ -1,0 +1,39 @@
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Compilable, type RawBuilder } from 'kysely';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { DB } from '../generated/kysely/types.js';
+
+/**
+ * Typed SQL for the hot paths: Kysely as a query COMPILER only. A query built here is typed against the tables
+ * (src/generated/kysely/types.ts, generated from prisma/schema.prisma by prisma-kysely at `prisma generate`), and
+ * compiled to text + parameters that the existing driver layer (db-driver.ts: `db.sql`, `tx.sql`) sends: the
+ * same one statement per query, the same named prepared statements, the same row conversions. Kysely never
+ * opens a connection (its driver is a dummy), so nothing here can execute a query by itself.
+ *
+ * Rules for queries built here, so that every query text comes from a fixed set (db-driver.ts names each text
+ * as a prepared statement): never `where(col, 'in', array)` (one placeholder per element): use
+ * `sql\`${col} = ANY(${ids}::int[])\``; LIMIT and OFFSET are parameters.
+ */
+export const sqlBuilder = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+export { sql };
+export type { RawBuilder };
+export type { DB };
+
+/** A whole statement written as Kysely's `sql` template (what the builder cannot say), typed by its rows. */
+export const rawStatement = <Row>(statement: RawBuilder<Row>): Compilable<Row> => ({ compile: () => statement.compile(sqlBuilder) });
+
+/**
+ * A statement still written with `Prisma.sql` (event and export code not moved yet), embedded in a Kysely query
+ * with its values kept as parameters.
+ */
+export function fromPrismaSql<T = unknown>(statement: Prisma.Sql): RawBuilder<T> {
+  const strings = Object.assign([...statement.strings], { raw: [...statement.strings] }) as TemplateStringsArray;
+  return sql<T>(strings, ...statement.values);
+}
