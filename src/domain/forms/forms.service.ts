@@ -25,7 +25,6 @@ type Db = PrismaClient | Prisma.TransactionClient;
 /** A Prisma selection spread into reads (e.g. only the columns a check needs). */
 export type FormQuery = Omit<Prisma.FormFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
 
-const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 const WITH_SITE = { site: { select: { id: true, hostname: true } } } as const;
 
 export interface FormListFilter extends PageRequest {
@@ -159,11 +158,11 @@ export interface PhiSetting {
   phi?: boolean;
 }
 
-/** The written row with its domain, in the writing statement itself. */
-async function writtenForm(tx: SqlTransaction, write: WrittenFormQuery): Promise<FormWithSite> {
+/** Writes the row and reads it back with its domain, in ONE statement. */
+async function writtenForm(tx: SqlTransaction, write: InsertQueryBuilder<DB, 'Form', InsertResult> | UpdateQueryBuilder<DB, 'Form', 'Form', UpdateResult>): Promise<FormWithSite> {
   const [row] = await tx.sql(
     sqlBuilder
-      .with('written', () => write)
+      .with('written', () => write.returningAll())
       .selectFrom('written as f')
       .leftJoin('Site as s', 's.id', 'f.siteId')
       .selectAll('f')
@@ -173,8 +172,6 @@ async function writtenForm(tx: SqlTransaction, write: WrittenFormQuery): Promise
   return formFromRow(row, row.hostname);
 }
 
-type WrittenFormQuery = ReturnType<typeof returningForm>;
-const returningForm = (write: InsertQueryBuilder<DB, 'Form', InsertResult> | UpdateQueryBuilder<DB, 'Form', 'Form', UpdateResult>) => write.returningAll();
 
 /** `present` gives the form as v1 shows it, for the `form.*` event recorded with the change. */
 export async function createForm(db: Database, accountId: number, input: CreateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
@@ -185,19 +182,17 @@ export async function createForm(db: Database, accountId: number, input: CreateF
     const now = new Date();
     const form = await writtenForm(
       tx,
-      returningForm(
-        sqlBuilder.insertInto('Form').values({
-          accountId,
-          siteId,
-          name: input.name,
-          type: input.type === 'multi-step' ? 'multi-step' : 'standard',
-          fields: JSON.stringify(fields),
-          webhookUrl: input.webhookUrl ?? null,
-          phi: input.phi ?? false,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      ),
+      sqlBuilder.insertInto('Form').values({
+        accountId,
+        siteId,
+        name: input.name,
+        type: input.type === 'multi-step' ? 'multi-step' : 'standard',
+        fields: JSON.stringify(fields),
+        webhookUrl: input.webhookUrl ?? null,
+        phi: input.phi ?? false,
+        createdAt: now,
+        updatedAt: now,
+      }),
     );
     await tx.sql(outboxInsertSql({ type: 'form.created', accountId, formId: form.id, phi: form.phi, data: await present(form) }));
     return form;
@@ -214,21 +209,19 @@ export async function updateForm(db: Database, accountId: number, id: number, in
     const now = new Date();
     const form = await writtenForm(
       tx,
-      returningForm(
-        sqlBuilder
-          .updateTable('Form')
-          .set({
-            ...(input.name !== undefined && { name: input.name }),
-            ...(fields !== undefined && { fields: JSON.stringify(fields) }),
-            ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
-            ...(input.phi !== undefined && { phi: input.phi }),
-            ...(restoring && { archivedAt: null }),
-            ...(archiving && { archivedAt: now }),
-            updatedAt: now,
-          })
-          .set(FORM_VERSION_BUMP)
-          .where('id', '=', id),
-      ),
+      sqlBuilder
+        .updateTable('Form')
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(fields !== undefined && { fields: JSON.stringify(fields) }),
+          ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+          ...(input.phi !== undefined && { phi: input.phi }),
+          ...(restoring && { archivedAt: null }),
+          ...(archiving && { archivedAt: now }),
+          updatedAt: now,
+          ...FORM_VERSION_BUMP,
+        })
+        .where('id', '=', id),
     );
     if (archiving) await tx.sql(outboxInsertSql({ type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) }));
     if (!archiving || Object.keys(input).length > 1) {
@@ -243,7 +236,7 @@ export async function archiveForm(db: Database, accountId: number, id: number, p
   await db.transaction(async (tx) => {
     const before = await lockedFormOrThrow(tx, accountId, id, false);
     const now = new Date();
-    await tx.sql(sqlBuilder.updateTable('Form').set({ archivedAt: now, updatedAt: now }).set(FORM_VERSION_BUMP).where('id', '=', id));
+    await tx.sql(sqlBuilder.updateTable('Form').set({ archivedAt: now, updatedAt: now, ...FORM_VERSION_BUMP }).where('id', '=', id));
     await tx.sql(outboxInsertSql({ type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) }));
   });
 }
