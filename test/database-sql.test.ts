@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.js';
-import { sqlBuilder } from '../src/infra/sql.js';
+import { preparedQuery, sqlBuilder } from '../src/infra/sql.js';
 import { listForms } from '../src/domain/forms/forms.service.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
@@ -72,5 +72,18 @@ describe('Database.sql (one statement straight on the driver)', () => {
     expect(second).toBe(first);
     expect(third).not.toBe(first);
     expect(fourth).toBe(third);
+  });
+
+  it('binds each call’s values to a prepared query compiled once per shape', async () => {
+    let builds = 0;
+    const byId = preparedQuery((archived: boolean, values: { id: number }) => {
+      builds++;
+      return sqlBuilder.selectFrom('Form').select('id').where('id', '=', values.id).where('archivedAt', archived ? 'is not' : 'is', null);
+    });
+    const [one, two, archived] = [byId(false, { id: 1 }).compile(), byId(false, { id: 2 }).compile(), byId(true, { id: 3 }).compile()];
+    expect(two.sql).toBe(one.sql);
+    expect(archived.sql).not.toBe(one.sql);
+    expect([one.parameters, two.parameters, archived.parameters]).toStrictEqual([[1], [2], [3]]);
+    expect(builds).toBe(2);
   });
 });

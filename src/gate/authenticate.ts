@@ -1,7 +1,7 @@
 import type { ApiKeyViewer, AppDeps, SiteViewer } from '../context.js';
 import { AppError } from '../errors.js';
 import type { InferResult } from 'kysely';
-import { sql, sqlBuilder } from '../infra/sql.js';
+import { preparedQuery, sql, sqlBuilder } from '../infra/sql.js';
 import { isScope, type Scope } from '../scopes.js';
 import { isWellFormedApiKey, isWellFormedSiteKey } from '../infra/secrets.js';
 
@@ -26,7 +26,7 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const key = match?.[1];
   if (!key || !isWellFormedApiKey(key)) throw unauthorized();
   const keyHash = deps.hasher.hash(key);
-  const rows = await deps.db.sql(apiKeyRows.where('k.keyHash', '=', keyHash));
+  const rows = await deps.db.sql(apiKeyByHash(null, { keyHash }));
   let row = rows[0];
   if (row && !deps.hasher.sameHash(keyHash, row.keyHash)) throw unauthorized();
   // Only a miss during a rotation pays for the second look: a current key never does.
@@ -50,6 +50,8 @@ const apiKeyRows = sqlBuilder
   .select(['k.id', 'k.accountId', 'k.keyHash', 'k.scopes', 'k.expiresAt', 'k.revokedAt', 'k.rateLimitPerHour', 'a.plan']);
 
 type KeyRow = InferResult<typeof apiKeyRows>[number];
+
+const apiKeyByHash = preparedQuery((_shape: null, values: { keyHash: string }) => apiKeyRows.where('k.keyHash', '=', values.keyHash));
 
 /**
  * A key issued before SECRET_KEY was rotated: one statement for all previous hashes, then its row is re-hashed under

@@ -1,7 +1,7 @@
 import type { InsertQueryBuilder, InsertResult, Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Database } from '../../infra/db.js';
 import type { SqlExecutor, SqlTransaction } from '../../infra/db-driver.js';
-import { sql, sqlBuilder, type DB } from '../../infra/sql.js';
+import { preparedQuery, sql, sqlBuilder, type DB } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Form, Plan, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
@@ -37,26 +37,49 @@ export interface FormListFilter extends PageRequest {
   withFields?: boolean;
 }
 
+interface FormListShape {
+  archived: boolean;
+  byDomain: boolean;
+  withFields: boolean;
+}
+
+interface FormListValues extends Record<string, unknown> {
+  accountId: number;
+  domainId: number | null;
+  take: number;
+  skip: number;
+}
+
+/** The forms the filter keeps (the page's and the total's). */
+const filteredForms = (shape: FormListShape, values: FormListValues) => {
+  const forms = sqlBuilder.selectFrom('Form as f').where('f.accountId', '=', values.accountId).where('f.archivedAt', shape.archived ? 'is not' : 'is', null);
+  return shape.byDomain ? forms.where('f.siteId', '=', values.domainId) : forms;
+};
+
+const formPage = preparedQuery((shape: FormListShape, values: FormListValues) =>
+  filteredForms(shape, values)
+    .leftJoin('Site as s', 's.id', 'f.siteId')
+    .select(['f.id', 'f.accountId', 'f.siteId', 'f.name', 'f.type', 'f.phi', 'f.archivedAt', 'f.submissionCount', 'f.version', 'f.createdAt', 'f.updatedAt', 's.hostname'])
+    .select(shape.withFields ? 'f.fields' : sql<unknown>`NULL::jsonb`.as('fields'))
+    .select(sql<number>`count(*) OVER ()::int`.as('total'))
+    .orderBy('f.createdAt', 'desc')
+    .orderBy('f.id', 'desc')
+    .limit(values.take)
+    .offset(values.skip),
+);
+
+const formCount = preparedQuery((shape: FormListShape, values: FormListValues) => filteredForms(shape, values).select(sql<number>`count(*)::int`.as('n')));
+
 /**
  * The hottest read of the service, so ONE statement: the page, its domains (join) and the total (window
  * count). Only a page past the end needs a second statement for the total.
  */
 export async function listForms(db: Database, accountId: number, filter: FormListFilter): Promise<Page<FormWithSite>> {
   const { skip, take } = skipTake(filter);
-  let listed = sqlBuilder.selectFrom('Form as f').where('f.accountId', '=', accountId).where('f.archivedAt', filter.archived ? 'is not' : 'is', null);
-  if (filter.domainId != null) listed = listed.where('f.siteId', '=', filter.domainId);
-  const rows = await db.sql(
-    listed
-      .leftJoin('Site as s', 's.id', 'f.siteId')
-      .select(['f.id', 'f.accountId', 'f.siteId', 'f.name', 'f.type', 'f.phi', 'f.archivedAt', 'f.submissionCount', 'f.version', 'f.createdAt', 'f.updatedAt', 's.hostname'])
-      .select(filter.withFields ? 'f.fields' : sql<unknown>`NULL::jsonb`.as('fields'))
-      .select(sql<number>`count(*) OVER ()::int`.as('total'))
-      .orderBy('f.createdAt', 'desc')
-      .orderBy('f.id', 'desc')
-      .limit(take)
-      .offset(skip),
-  );
-  const total = rows[0]?.total ?? (skip === 0 ? 0 : (await db.sql(listed.select(sql<number>`count(*)::int`.as('n'))))[0]?.n ?? 0);
+  const shape = { archived: filter.archived === true, byDomain: filter.domainId != null, withFields: filter.withFields === true };
+  const values = { accountId, domainId: filter.domainId ?? null, take, skip };
+  const rows = await db.sql(formPage(shape, values));
+  const total = rows[0]?.total ?? (skip === 0 ? 0 : (await db.sql(formCount(shape, values)))[0]?.n ?? 0);
   const data = rows.map((row) => formFromRow(row, row.hostname));
   return toPage(data, filter, total);
 }

@@ -44,13 +44,29 @@ export type Claim = { kind: 'claimed'; recordId: number } | { kind: 'replay'; su
 /** A new record's columns, in the order of `claimValues`. */
 const CLAIM_COLUMNS = ['accountId', 'key', 'fingerprint', 'expiresAt', 'createdAt'] as const;
 
-/** The values of a new record for `key`, to select FROM whatever the claiming statement reads. */
-export const claimValues = (accountId: number, key: string, print: string, now: Date) => [
-  sql<number>`${accountId}`.as('accountId'),
-  sql<string>`${key}`.as('key'),
-  sql<string>`${print}`.as('fingerprint'),
-  sql<Date>`${new Date(now.getTime() + REPLAY_WINDOW_MS)}`.as('expiresAt'),
-  sql<Date>`${now}`.as('createdAt'),
+export interface ClaimRecord extends Record<string, unknown> {
+  accountId: number;
+  key: string;
+  fingerprint: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export const claimRecord = (accountId: number, key: string, print: string, now: Date): ClaimRecord => ({
+  accountId,
+  key,
+  fingerprint: print,
+  expiresAt: new Date(now.getTime() + REPLAY_WINDOW_MS),
+  createdAt: now,
+});
+
+/** A new record's values, to select FROM whatever the claiming statement reads. */
+export const claimValues = (record: ClaimRecord) => [
+  sql<number>`${record.accountId}`.as('accountId'),
+  sql<string>`${record.key}`.as('key'),
+  sql<string>`${record.fingerprint}`.as('fingerprint'),
+  sql<Date>`${record.expiresAt}`.as('expiresAt'),
+  sql<Date>`${record.createdAt}`.as('createdAt'),
 ];
 
 /**
@@ -72,7 +88,7 @@ export const claimInsert = <D extends DB>(db: QueryCreator<D>, source: Expressio
  */
 export async function claimIdempotencyKey(db: SqlExecutor, accountId: number, key: string, print: string, now = new Date()): Promise<Claim> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db.sql(claimInsert(sqlBuilder, sqlBuilder.selectNoFrom(claimValues(accountId, key, print, now))));
+    const inserted = await db.sql(claimInsert(sqlBuilder, sqlBuilder.selectNoFrom(claimValues(claimRecord(accountId, key, print, now)))));
     const claimed = inserted[0];
     if (claimed) return { kind: 'claimed', recordId: claimed.id };
 

@@ -2,13 +2,13 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../context.js';
 import type { Database } from '../../infra/db.js';
 import type { SqlExecutor } from '../../infra/db-driver.js';
-import { fromPrismaSql, sql, sqlBuilder } from '../../infra/sql.js';
+import { fromPrismaSql, preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma as PrismaSql, type Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
-import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimValues, fingerprint, releaseClaim } from './idempotency.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
@@ -58,12 +58,25 @@ export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
 
 export interface SubmissionListFilter extends PageRequest, CreatedRange {}
 
+/** Which createdAt bounds apply (the statement's shape); their values are parameters. */
+interface WindowShape {
+  from: boolean;
+  before: boolean;
+}
+
+interface WindowValues {
+  createdFrom: Date | null;
+  createdBefore: Date | null;
+}
+
+const windowShape = (range: CreatedRange): WindowShape => ({ from: range.createdFrom != null, before: range.createdBefore != null });
+
 /** `query` limited to the createdAt window, on the column `column` (an aliased "createdAt"). */
-function inCreatedRange<D, TB extends keyof D, O>(query: SelectQueryBuilder<D, TB, O>, column: string, range: CreatedRange): SelectQueryBuilder<D, TB, O> {
+function inCreatedRange<D, TB extends keyof D, O>(query: SelectQueryBuilder<D, TB, O>, column: string, shape: WindowShape, values: WindowValues): SelectQueryBuilder<D, TB, O> {
   const createdAt = sql.ref<Date>(column);
   let limited = query;
-  if (range.createdFrom != null) limited = limited.where(createdAt, '>=', range.createdFrom);
-  if (range.createdBefore != null) limited = limited.where(createdAt, '<', range.createdBefore);
+  if (shape.from) limited = limited.where(createdAt, '>=', values.createdFrom);
+  if (shape.before) limited = limited.where(createdAt, '<', values.createdBefore);
   return limited;
 }
 
@@ -72,12 +85,12 @@ function inCreatedRange<D, TB extends keyof D, O>(query: SelectQueryBuilder<D, T
  * it walks the (formId, createdAt desc, id desc) index once per form, so its cost follows the page, not the table.
  * Both lists of submissions (one form's page, the newest of each form of a page) read through it.
  */
-const newestSubmissionsOfForm = (range: CreatedRange, take: number, skip: number) =>
-  inCreatedRange(sqlBuilder.selectFrom('Submission as p').selectAll('p').where('p.formId', '=', sql.ref<number>('f.id')), 'p.createdAt', range)
+const newestSubmissionsOfForm = (shape: WindowShape, values: WindowValues & { take: number; skip: number }) =>
+  inCreatedRange(sqlBuilder.selectFrom('Submission as p').selectAll('p').where('p.formId', '=', sql.ref<number>('f.id')), 'p.createdAt', shape, values)
     .orderBy('p.createdAt', 'desc')
     .orderBy('p.id', 'desc')
-    .limit(take)
-    .offset(skip)
+    .limit(values.take)
+    .offset(values.skip)
     .as('s');
 
 /** A submission's columns in `s`, formData (plain or sealed) left out as null for reads that do not show it. */
@@ -86,14 +99,44 @@ const formDataColumn = (withFormData: boolean) => (withFormData ? 's.formData' :
 const ciphertextColumn = (withFormData: boolean) => (withFormData ? 's.formDataCiphertext' : sql<null>`NULL::bytea`.as('formDataCiphertext'));
 
 /** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
-function totalOf(range: CreatedRange) {
-  const plan = totalPlan(range, false);
+function totalOf(shape: WindowShape, values: WindowValues) {
+  // totalPlan decides by which bounds are given, never by their values (stand-ins here: see preparedQuery).
+  const plan = totalPlan({ createdFrom: shape.from ? new Date(0) : null, createdBefore: shape.before ? new Date(0) : null }, false);
   if (plan.kind === 'counter') return sql<number>`f."submissionCount"`;
-  const counted = (window: CreatedRange) =>
-    inCreatedRange(sqlBuilder.selectFrom('Submission as c').select(sql<number>`count(*)::int`.as('n')).where('c.formId', '=', sql.ref<number>('f.id')), 'c.createdAt', window);
-  if (plan.kind === 'counterMinusNewer') return sql<number>`f."submissionCount" - (${counted({ createdFrom: plan.createdBefore })})`;
-  return sql<number>`(${counted(range)})`;
+  const counted = (countedShape: WindowShape, countedValues: WindowValues) =>
+    inCreatedRange(sqlBuilder.selectFrom('Submission as c').select(sql<number>`count(*)::int`.as('n')).where('c.formId', '=', sql.ref<number>('f.id')), 'c.createdAt', countedShape, countedValues);
+  // The rows at or after the window's end: the counter minus them is the window.
+  if (plan.kind === 'counterMinusNewer') return sql<number>`f."submissionCount" - (${counted({ from: true, before: false }, { createdFrom: values.createdBefore, createdBefore: null })})`;
+  return sql<number>`(${counted(shape, values)})`;
 }
+
+interface SubmissionPageValues extends WindowValues, Record<string, unknown> {
+  formId: number;
+  accountId: number;
+  take: number;
+  skip: number;
+}
+
+const submissionPage = preparedQuery((shape: WindowShape, values: SubmissionPageValues) =>
+  sqlBuilder
+    .selectFrom('Form as f')
+    .leftJoinLateral(() => newestSubmissionsOfForm(shape, values), (join) => join.onTrue())
+    .select(SUBMISSION_COLUMNS)
+    .select(['s.formData', 's.formDataCiphertext'])
+    .select(totalOf(shape, values).as('total'))
+    .where('f.id', '=', values.formId)
+    .where('f.accountId', '=', values.accountId),
+);
+
+const newestOfForms = preparedQuery((withFormData: boolean, values: { formIds: number[]; limit: number }) =>
+  sqlBuilder
+    .selectFrom('Form as f')
+    .innerJoinLateral(() => newestSubmissionsOfForm({ from: false, before: false }, { createdFrom: null, createdBefore: null, take: values.limit, skip: 0 }), (join) => join.onTrue())
+    .select(SUBMISSION_COLUMNS)
+    .select(formDataColumn(withFormData))
+    .select(ciphertextColumn(withFormData))
+    .where(sql<boolean>`f."id" = ANY(${values.formIds}::int[])`),
+);
 
 /** A submission row as Prisma's client shows it. Named properties, not `{ ...rest }` (V8's slow path, per row). */
 const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unknown }): Submission => ({
@@ -117,14 +160,7 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
   assertCreatedRange(filter);
   const { skip, take } = skipTake(filter);
   const rows = await db.sql(
-    sqlBuilder
-      .selectFrom('Form as f')
-      .leftJoinLateral(() => newestSubmissionsOfForm(filter, take, skip), (join) => join.onTrue())
-      .select(SUBMISSION_COLUMNS)
-      .select(['s.formData', 's.formDataCiphertext'])
-      .select(totalOf(filter).as('total'))
-      .where('f.id', '=', formId)
-      .where('f.accountId', '=', reader.accountId),
+    submissionPage(windowShape(filter), { formId, accountId: reader.accountId, take, skip, createdFrom: filter.createdFrom ?? null, createdBefore: filter.createdBefore ?? null }),
   );
   const first = rows[0];
   if (!first) throw notFound('form');
@@ -142,15 +178,7 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
  * src/schema/loaders.ts); formData only `withFormData`. Auditing the reads is the caller's (it knows the viewer).
  */
 export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonly number[], limit: number, withFormData: boolean): Promise<Submission[]> {
-  const rows = await db.sql(
-    sqlBuilder
-      .selectFrom('Form as f')
-      .innerJoinLateral(() => newestSubmissionsOfForm({}, limit, 0), (join) => join.onTrue())
-      .select(SUBMISSION_COLUMNS)
-      .select(formDataColumn(withFormData))
-      .select(ciphertextColumn(withFormData))
-      .where(sql<boolean>`f."id" = ANY(${[...formIds]}::int[])`),
-  );
+  const rows = await db.sql(newestOfForms(withFormData, { formIds: [...formIds], limit }));
   return rows.map(submissionOf);
 }
 
@@ -238,7 +266,7 @@ export async function ingestSubmission(
   const [form] = await deps.db.sql(
     idempotencyKey !== null && print !== null
       ? target
-          .with('claim', (db) => claimInsert(db, db.selectFrom('target').select(claimValues(accountId, idempotencyKey, print, new Date())).where('target.archivedAt', 'is', null)))
+          .with('claim', (db) => claimInsert(db, db.selectFrom('target').select(claimValues(claimRecord(accountId, idempotencyKey, print, new Date()))).where('target.archivedAt', 'is', null)))
           .selectFrom('target')
           .select(['target.archivedAt', 'target.phi', reserved, (eb) => eb.selectFrom('claim').select('claim.id').as('recordId')])
       : target.selectFrom('target').select(['target.archivedAt', 'target.phi', reserved, sql<number | null>`NULL::int`.as('recordId')]),
