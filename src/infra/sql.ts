@@ -29,14 +29,16 @@ export type { DB };
 /** A whole statement written as Kysely's `sql` template (what the builder cannot say), typed by its rows. */
 export const rawStatement = <Row>(statement: RawBuilder<Row>): Compilable<Row> => ({ compile: () => statement.compile(sqlBuilder) });
 
+/** A `sql` template from its strings and values (a `Prisma.sql` statement's, or a prepared query's stand-ins). */
+export function sqlTemplate<T = unknown>(strings: readonly string[], values: readonly unknown[]): RawBuilder<T> {
+  return sql<T>(Object.assign([...strings], { raw: [...strings] }) as TemplateStringsArray, ...values);
+}
+
 /**
  * A statement still written with `Prisma.sql` (event and export code not moved yet), embedded in a Kysely query
  * with its values kept as parameters.
  */
-export function fromPrismaSql<T = unknown>(statement: Prisma.Sql): RawBuilder<T> {
-  const strings = Object.assign([...statement.strings], { raw: [...statement.strings] }) as TemplateStringsArray;
-  return sql<T>(strings, ...statement.values);
-}
+export const fromPrismaSql = <T = unknown>(statement: Prisma.Sql): RawBuilder<T> => sqlTemplate<T>(statement.strings, statement.values);
 
 /** Stands for a value while a prepared query is built and compiled (see `preparedQuery`). */
 class StandIn {

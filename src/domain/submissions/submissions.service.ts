@@ -2,13 +2,13 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../context.js';
 import type { Database } from '../../infra/db.js';
 import type { SqlExecutor } from '../../infra/db-driver.js';
-import { fromPrismaSql, preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
+import { preparedQuery, sql, sqlBuilder, sqlTemplate } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma as PrismaSql, type Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
-import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim } from './idempotency.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim, type ClaimRecord } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
@@ -241,6 +241,71 @@ export interface IngestResult {
   replayed: boolean;
 }
 
+/** The ingest's form lookup: the form (the account's), and the submission's id reserved unless it is archived. */
+const ingestTarget = (values: { formId: number; accountId: number }) =>
+  sqlBuilder.with('target', (db) => db.selectFrom('Form').select(['archivedAt', 'phi']).where('id', '=', values.formId).where('accountId', '=', values.accountId));
+const RESERVED_ID = sql<number | null>`CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END`.as('submissionId');
+
+const formLookup = preparedQuery((_shape: null, values: { formId: number; accountId: number }) =>
+  ingestTarget(values).selectFrom('target').select(['target.archivedAt', 'target.phi', RESERVED_ID, sql<number | null>`NULL::int`.as('recordId')]),
+);
+
+/** The same, claiming a fresh Idempotency-Key of an active form in the same statement. */
+const claimingFormLookup = preparedQuery((_shape: null, values: ClaimRecord & { formId: number }) =>
+  ingestTarget(values)
+    .with('claim', (db) => claimInsert(db, db.selectFrom('target').select(claimValues(values)).where('target.archivedAt', 'is', null)))
+    .selectFrom('target')
+    .select(['target.archivedAt', 'target.phi', RESERVED_ID, (eb) => eb.selectFrom('claim').select('claim.id').as('recordId')]),
+);
+
+interface StoredSubmission extends Record<string, unknown> {
+  id: number;
+  accountId: number;
+  formId: number;
+  formData: string | null;
+  formDataCiphertext: Uint8Array<ArrayBuffer> | null;
+  formDataKeyId: string | null;
+  createdAt: Date;
+  recordId: number;
+}
+
+/** The event's INSERT (events.service.ts, a `Prisma.sql` statement of fixed text) as values of a prepared query. */
+const eventValues = (event: PrismaSql.Sql): Record<string, unknown> => Object.fromEntries(event.values.map((value, i) => [`event${i}`, value]));
+
+/**
+ * ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
+ * otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the
+ * event (its text is the shape: one compiled statement per event template).
+ */
+const storeSubmission = preparedQuery((eventText: readonly string[], values: StoredSubmission) =>
+  sqlBuilder
+    .with('created', (db) =>
+      db
+        .insertInto('Submission')
+        .values({
+          id: values.id,
+          accountId: values.accountId,
+          formId: values.formId,
+          formData: values.formData,
+          formDataCiphertext: values.formDataCiphertext,
+          formDataKeyId: values.formDataKeyId,
+          createdAt: values.createdAt,
+        })
+        .returning('id'),
+    )
+    .with('counted', (db) => db.updateTable('Form').set({ submissionCount: sql<number>`"submissionCount" + 1`, ...FORM_VERSION_BUMP }).where('id', '=', values.formId))
+    .with('claimed', (db) =>
+      db
+        .updateTable('IdempotencyRecord')
+        .set((eb) => ({ submissionId: eb.selectFrom('created').select('created.id'), completedAt: sql<Date>`now()` }))
+        .where('id', '=', values.recordId),
+    )
+    // A raw CTE body is not parenthesized by Kysely: the parentheses are part of the template.
+    .with('recorded', () => sql`(${sqlTemplate(eventText, eventText.slice(1).map((_, i) => values[`event${i}`]))})`)
+    .selectFrom('created')
+    .select('created.id'),
+);
+
 /**
  * The widget's pipeline: the submission, its form's counter, the idempotency record and its event (fanned out to
  * webhooks and emails by the worker) are written by ONE statement, so nothing is announced that was not stored
@@ -261,15 +326,10 @@ export async function ingestSubmission(
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
   // The form lookup reserves the submission's id (so that the event, which carries it, is complete before the
   // write) and claims a fresh Idempotency-Key of an active form.
-  const target = sqlBuilder.with('target', (db) => db.selectFrom('Form').select(['archivedAt', 'phi']).where('id', '=', formId).where('accountId', '=', accountId));
-  const reserved = sql<number | null>`CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END`.as('submissionId');
   const [form] = await deps.db.sql(
     idempotencyKey !== null && print !== null
-      ? target
-          .with('claim', (db) => claimInsert(db, db.selectFrom('target').select(claimValues(claimRecord(accountId, idempotencyKey, print, new Date()))).where('target.archivedAt', 'is', null)))
-          .selectFrom('target')
-          .select(['target.archivedAt', 'target.phi', reserved, (eb) => eb.selectFrom('claim').select('claim.id').as('recordId')])
-      : target.selectFrom('target').select(['target.archivedAt', 'target.phi', reserved, sql<number | null>`NULL::int`.as('recordId')]),
+      ? claimingFormLookup(null, { ...claimRecord(accountId, idempotencyKey, print, new Date()), formId })
+      : formLookup(null, { formId, accountId }),
   );
   if (!form) throw notFound('form');
 
@@ -302,35 +362,18 @@ export async function ingestSubmission(
     // Presented from the plain formData: a PHI form's event keeps ids only (eventData), so nothing is decrypted for it.
     const data = await present({ ...submission, formData: sealed ? null : submission.formData, formDataCiphertext: null, formDataKeyId: null });
     const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data });
-    // ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
-    // otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the event.
     const [stored] = await deps.db.sql(
-      sqlBuilder
-        .with('created', (db) =>
-          db
-            .insertInto('Submission')
-            .values({
-              id: submission.id,
-              accountId,
-              formId,
-              formData: sealed ? null : JSON.stringify(formData),
-              formDataCiphertext: submission.formDataCiphertext,
-              formDataKeyId: submission.formDataKeyId,
-              createdAt: submission.createdAt,
-            })
-            .returning('id'),
-        )
-        .with('counted', (db) => db.updateTable('Form').set({ submissionCount: sql<number>`"submissionCount" + 1`, ...FORM_VERSION_BUMP }).where('id', '=', formId))
-        .with('claimed', (db) =>
-          db
-            .updateTable('IdempotencyRecord')
-            .set((eb) => ({ submissionId: eb.selectFrom('created').select('created.id'), completedAt: sql<Date>`now()` }))
-            .where('id', '=', recordId ?? 0),
-        )
-        // A raw CTE body is not parenthesized by Kysely: the parentheses are part of the template.
-        .with('recorded', () => sql`(${fromPrismaSql(event)})`)
-        .selectFrom('created')
-        .select('created.id'),
+      storeSubmission(event.strings, {
+        id: submission.id,
+        accountId,
+        formId,
+        formData: sealed ? null : JSON.stringify(formData),
+        formDataCiphertext: submission.formDataCiphertext,
+        formDataKeyId: submission.formDataKeyId,
+        createdAt: submission.createdAt,
+        recordId: recordId ?? 0,
+        ...eventValues(event),
+      }),
     );
     if (!stored) throw new Error('the submission insert returned no row');
     return { submission, formData, replayed: false };
