@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { sql, sqlBuilder } from '../../infra/sql.js';
+import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 
 /*
  * Form.version counts the writes to a form and to its submissions: every write that changes what a forms or
@@ -14,9 +14,21 @@ import { sql, sqlBuilder } from '../../infra/sql.js';
  */
 export const FORM_VERSION_BUMP = { version: sql<number>`"version" + 1` };
 
+// Compiled once: a conditional GET answered 304 costs little more than these.
+const accountVersion = preparedQuery((_shape: null, values: { accountId: number }) =>
+  sqlBuilder.selectFrom('Form').select(sql<string>`coalesce(sum("version"), 0)::text`.as('version')).where('accountId', '=', values.accountId),
+);
+const oneFormVersion = preparedQuery((_shape: null, values: { accountId: number; formId: number }) =>
+  sqlBuilder
+    .selectFrom('Form')
+    .select(['version', 'phi', sql<boolean>`"archivedAt" IS NOT NULL`.as('archived')])
+    .where('id', '=', values.formId)
+    .where('accountId', '=', values.accountId),
+);
+
 /** The version of everything an account's forms list shows (all its forms, archived ones too). */
 export async function accountFormsVersion(db: Database, accountId: number): Promise<string> {
-  const [row] = await db.sql(sqlBuilder.selectFrom('Form').select(sql<string>`coalesce(sum("version"), 0)::text`.as('version')).where('accountId', '=', accountId));
+  const [row] = await db.sql(accountVersion(null, { accountId }));
   return row?.version ?? '0';
 }
 
@@ -28,12 +40,6 @@ export interface FormVersion {
 
 /** One form's version, or null for an absent form or another account's. */
 export async function formVersion(db: Database, accountId: number, formId: number): Promise<FormVersion | null> {
-  const [row] = await db.sql(
-    sqlBuilder
-      .selectFrom('Form')
-      .select(['version', 'phi', sql<boolean>`"archivedAt" IS NOT NULL`.as('archived')])
-      .where('id', '=', formId)
-      .where('accountId', '=', accountId),
-  );
+  const [row] = await db.sql(oneFormVersion(null, { accountId, formId }));
   return row ?? null;
 }
