@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.js';
+import { preparedQuery, sqlBuilder } from '../src/infra/sql.js';
+import { listForms } from '../src/domain/forms/forms.service.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 describe('Database.sql (one statement straight on the driver)', () => {
@@ -46,5 +48,42 @@ describe('Database.sql (one statement straight on the driver)', () => {
     db.resetQueryCount();
     await db.sql(Prisma.sql`SELECT 1`);
     expect(db.queries).toHaveLength(1);
+  });
+
+  it('runs a query built with sql.ts as one statement, its rows converted like any other (typed by the selection)', async () => {
+    const account = await db.prisma.account.create({ data: { name: 'Typed', kind: 'personal', ownerEmail: 'typed@example.com', plan: 'starter', webhookSigningSecret: 'whsec_typed' } });
+    db.resetQueryCount();
+    const [row] = await db.sql(sqlBuilder.selectFrom('Account').select(['id', 'plan', 'createdAt']).where('id', '=', account.id));
+    expect(db.queries).toHaveLength(1);
+    expect(row).toStrictEqual({ id: account.id, plan: 'starter', createdAt: account.createdAt });
+    const [inTransaction] = await db.transaction((tx) => tx.sql(sqlBuilder.selectFrom('Account').select('name').where('id', '=', account.id)));
+    expect(inTransaction).toStrictEqual({ name: 'Typed' });
+  });
+
+  it('sends one text per query shape whatever its values, so each hot query is one named prepared statement', async () => {
+    const account = await db.prisma.account.create({ data: { name: 'Shapes', kind: 'personal', ownerEmail: 'shapes@example.com', plan: 'pro', webhookSigningSecret: 'whsec_shapes' } });
+    db.resetQueryCount();
+    await listForms(db, account.id, { limit: 10, page: 1 });
+    await listForms(db, account.id + 1, { limit: 25, page: 3 });
+    await listForms(db, account.id, { limit: 10, page: 1, domainId: 7 });
+    await listForms(db, account.id, { limit: 10, page: 2, domainId: 8 });
+    const [first, second, third, fourth] = db.queries.filter((text) => text.includes('OVER ()'));
+    expect(first).toBeDefined();
+    expect(second).toBe(first);
+    expect(third).not.toBe(first);
+    expect(fourth).toBe(third);
+  });
+
+  it('binds each call’s values to a prepared query compiled once per shape', async () => {
+    let builds = 0;
+    const byId = preparedQuery((archived: boolean, values: { id: number }) => {
+      builds++;
+      return sqlBuilder.selectFrom('Form').select('id').where('id', '=', values.id).where('archivedAt', archived ? 'is not' : 'is', null);
+    });
+    const [one, two, archived] = [byId(false, { id: 1 }).compile(), byId(false, { id: 2 }).compile(), byId(true, { id: 3 }).compile()];
+    expect(two.sql).toBe(one.sql);
+    expect(archived.sql).not.toBe(one.sql);
+    expect([one.parameters, two.parameters, archived.parameters]).toStrictEqual([[1], [2], [3]]);
+    expect(builds).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
 import type { ApiKeyViewer, SiteViewer } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { Prisma, type Plan } from '../generated/prisma/client.js';
+import type { InferResult } from 'kysely';
+import { preparedQuery, sql, sqlBuilder } from '../infra/sql.js';
 import { isScope, type Scope } from '../scopes.js';
 import { isWellFormedApiKey, isWellFormedSiteKey } from '../infra/secrets.js';
 
@@ -13,17 +14,6 @@ export const SITE_ATTEMPT_BUDGET_PER_HOUR = 30;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 /** Keyed by the key's hash, which no other key ever has (ids can be reused by a restored database). */
 const lastUsedWrites = new Map<string, number>();
-
-interface KeyRow {
-  id: number;
-  accountId: number;
-  keyHash: string;
-  scopes: string[];
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  rateLimitPerHour: number | null;
-  plan: Plan;
-}
 
 const unauthorized = (): AppError => new AppError('invalid_api_key');
 
@@ -37,7 +27,7 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const key = match?.[1];
   if (!key || !isWellFormedApiKey(key)) throw unauthorized();
   const keyHash = deps.hasher.hash(key);
-  const rows = await deps.db.sql<KeyRow>(Prisma.sql`${API_KEY_SELECT} WHERE k."keyHash" = ${keyHash}`);
+  const rows = await deps.db.sql(apiKeyByHash(null, { keyHash }));
   let row = rows[0];
   if (row && !deps.hasher.sameHash(keyHash, row.keyHash)) throw unauthorized();
   // Only a miss during a rotation pays for the second look: a current key never does.
@@ -55,9 +45,14 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   };
 }
 
-const API_KEY_SELECT = Prisma.sql`
-    SELECT k."id", k."accountId", k."keyHash", k."scopes", k."expiresAt", k."revokedAt", k."rateLimitPerHour", a."plan"::text AS "plan"
-    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"`;
+const apiKeyRows = sqlBuilder
+  .selectFrom('ApiKey as k')
+  .innerJoin('Account as a', 'a.id', 'k.accountId')
+  .select(['k.id', 'k.accountId', 'k.keyHash', 'k.scopes', 'k.expiresAt', 'k.revokedAt', 'k.rateLimitPerHour', 'a.plan']);
+
+type KeyRow = InferResult<typeof apiKeyRows>[number];
+
+const apiKeyByHash = preparedQuery((_shape: null, values: { keyHash: string }) => apiKeyRows.where('k.keyHash', '=', values.keyHash));
 
 /**
  * A key issued before SECRET_KEY was rotated: one statement for all previous hashes, then its row is re-hashed under
@@ -66,10 +61,10 @@ const API_KEY_SELECT = Prisma.sql`
  */
 async function findUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<KeyRow | undefined> {
   const previous = deps.hasher.previousHashes(key);
-  const [row] = await deps.db.sql<KeyRow>(Prisma.sql`${API_KEY_SELECT} WHERE k."keyHash" = ANY(${previous}::text[])`);
+  const [row] = await deps.db.sql(apiKeyRows.where(sql<boolean>`k."keyHash" = ANY(${previous}::text[])`));
   if (!row || !deps.hasher.matchesPrevious(previous, row.keyHash)) return undefined;
   // Conditional on the old hash: a concurrent request that re-hashed it first makes this a no-op.
-  await deps.db.sql(Prisma.sql`UPDATE "ApiKey" SET "keyHash" = ${keyHash} WHERE "id" = ${row.id} AND "keyHash" = ${row.keyHash}`);
+  await deps.db.sql(sqlBuilder.updateTable('ApiKey').set({ keyHash }).where('id', '=', row.id).where('keyHash', '=', row.keyHash));
   return { ...row, keyHash };
 }
 
@@ -98,7 +93,7 @@ export async function authenticateSiteKey(deps: AppDeps, header: string | null):
   if (header === null || header === '') throw new AppError('missing_site_key');
   if (!isWellFormedSiteKey(header)) throw new AppError('site_not_found');
   const keyHash = deps.hasher.hash(header);
-  let site = await deps.db.prisma.site.findUnique({ where: { siteKeyHash: keyHash }, select: SITE_SELECT });
+  let [site] = await deps.db.sql(siteRows.where('siteKeyHash', '=', keyHash));
   if (site && !deps.hasher.sameHash(keyHash, site.siteKeyHash)) throw new AppError('site_not_found');
   // As for API keys: a second look only on a miss during a rotation, then the row moves to the current pepper.
   if (!site && deps.hasher.hasPrevious) site = await findSiteUnderPreviousPepper(deps, header, keyHash);
@@ -106,20 +101,15 @@ export async function authenticateSiteKey(deps: AppDeps, header: string | null):
   return { kind: 'site', accountId: site.accountId, siteId: site.id, keyHash };
 }
 
-const SITE_SELECT = { id: true, accountId: true, archivedAt: true, siteKeyHash: true } as const;
+const siteRows = sqlBuilder.selectFrom('Site').select(['id', 'accountId', 'archivedAt', 'siteKeyHash']);
 
-interface SiteRow {
-  id: number;
-  accountId: number;
-  archivedAt: Date | null;
-  siteKeyHash: string;
-}
+type SiteRow = InferResult<typeof siteRows>[number];
 
-async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<SiteRow | null> {
+async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<SiteRow | undefined> {
   const previous = deps.hasher.previousHashes(key);
-  const site = await deps.db.prisma.site.findFirst({ where: { siteKeyHash: { in: previous } }, select: SITE_SELECT });
-  if (!site || !deps.hasher.matchesPrevious(previous, site.siteKeyHash)) return null;
+  const [site] = await deps.db.sql(siteRows.where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
+  if (!site || !deps.hasher.matchesPrevious(previous, site.siteKeyHash)) return undefined;
   // Raw, not site.update: re-hashing is no change of the site, so updatedAt stays.
-  await deps.db.sql(Prisma.sql`UPDATE "Site" SET "siteKeyHash" = ${keyHash} WHERE "id" = ${site.id} AND "siteKeyHash" = ${site.siteKeyHash}`);
+  await deps.db.sql(sqlBuilder.updateTable('Site').set({ siteKeyHash: keyHash }).where('id', '=', site.id).where('siteKeyHash', '=', site.siteKeyHash));
   return { ...site, siteKeyHash: keyHash };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Compilable } from 'kysely';
 import pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -10,8 +11,24 @@ import type { Prisma } from '../generated/prisma/client.js';
  * jsonb parsed, integer and text arrays as arrays (cast counts to int: int8 would not be a number).
  */
 export interface SqlExecutor {
-  /** One statement; outside `transaction`, never inside another caller's transaction. */
-  sql<Row>(query: Prisma.Sql): Promise<Row[]>;
+  /**
+   * One statement; outside `transaction`, never inside another caller's transaction. A query built with
+   * sql.ts's `sqlBuilder` comes back typed by its selection; a `Prisma.sql` statement (code not moved to
+   * sql.ts yet) by the caller's `Row`.
+   */
+  sql<Row>(query: Statement<Row>): Promise<Row[]>;
+}
+
+/** A typed query compiled by Kysely (src/infra/sql.ts), or a `Prisma.sql` template. */
+export type Statement<Row = unknown> = Compilable<Row> | Prisma.Sql;
+
+/** The text and parameters the driver sends. */
+function textOf(query: Statement<unknown>): { text: string; values: readonly unknown[] } {
+  if ('compile' in query) {
+    const compiled = query.compile();
+    return { text: compiled.sql, values: compiled.parameters };
+  }
+  return { text: query.text, values: query.values };
 }
 
 /** A transaction on one connection. `executeSql` is also pg-boss's `db`: jobs inserted through it commit with it. */
@@ -79,9 +96,10 @@ async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unkno
 
 export function pgDriverSql(pool: pg.Pool, onQuery?: (sql: string) => void): DriverSql {
   return {
-    sql: async <Row>(query: Prisma.Sql) => {
-      onQuery?.(query.text);
-      return pgRows<Row>(pool, query.text, query.values);
+    sql: async <Row>(query: Statement<Row>) => {
+      const { text, values } = textOf(query);
+      onQuery?.(text);
+      return pgRows<Row>(pool, text, values);
     },
     transaction: async <T>(fn: (tx: SqlTransaction) => Promise<T>) => {
       const client = await pool.connect();
@@ -92,7 +110,13 @@ export function pgDriverSql(pool: pg.Pool, onQuery?: (sql: string) => void): Dri
       let broken: Error | undefined;
       try {
         await run('BEGIN');
-        const result = await fn({ sql: async <Row>(query: Prisma.Sql) => (await run(query.text, query.values)) as Row[], executeSql: async (text, values) => ({ rows: await run(text, values) }) });
+        const result = await fn({
+          sql: async <Row>(query: Statement<Row>) => {
+            const { text, values } = textOf(query);
+            return (await run(text, values)) as Row[];
+          },
+          executeSql: async (text, values) => ({ rows: await run(text, values) }),
+        });
         await run('COMMIT');
         return result;
       } catch (error) {
@@ -114,15 +138,19 @@ export function pgliteDriverSql(db: PGlite, onQuery?: (sql: string) => void): Dr
     onQuery?.(text);
     return (await on.query<Row>(text, driverValues(values), { parsers })).rows;
   };
+  const statementRows = <Row>(on: PGlite | Transaction, query: Statement<Row>): Promise<Row[]> => {
+    const { text, values } = textOf(query);
+    return rows<Row>(on, text, values);
+  };
   return {
     // PGlite's query waits for an open transaction (Prisma's adapter holds one the same way), so a statement
     // never runs inside another caller's transaction on the one connection.
-    sql: <Row>(query: Prisma.Sql) => rows<Row>(db, query.text, query.values),
+    sql: <Row>(query: Statement<Row>) => statementRows<Row>(db, query),
     transaction: <T>(fn: (tx: SqlTransaction) => Promise<T>) =>
       db.transaction(async (tx) => {
         onQuery?.('BEGIN');
         try {
-          const result = await fn({ sql: <Row>(query: Prisma.Sql) => rows<Row>(tx, query.text, query.values), executeSql: async (text, values) => ({ rows: await rows(tx, text, values) }) });
+          const result = await fn({ sql: <Row>(query: Statement<Row>) => statementRows<Row>(tx, query), executeSql: async (text, values) => ({ rows: await rows(tx, text, values) }) });
           onQuery?.('COMMIT');
           return result;
         } catch (error) {

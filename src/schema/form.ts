@@ -132,7 +132,7 @@ builder.mutationFields((t) => ({
       await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
       const { rest, phi } = splitPhi(args.input);
       const input = { ...parseCreateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
-      return createForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);
+      return createForm(context.deps.db, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);
     },
   }),
   updateForm: t.field({
@@ -142,7 +142,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context, info) => {
       const { rest, phi } = splitPhi(args.input);
       const input = { ...parseUpdateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
-      return updateForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, input, v1Presenters(info.schema, context).form);
+      return updateForm(context.deps.db, requireApiKeyViewer(context).accountId, args.id, input, v1Presenters(info.schema, context).form);
     },
   }),
   archiveForm: t.boolean({
@@ -150,7 +150,7 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, args, context, info) => {
-      await archiveForm(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, v1Presenters(info.schema, context).form);
+      await archiveForm(context.deps.db, requireApiKeyViewer(context).accountId, args.id, v1Presenters(info.schema, context).form);
       return true;
     },
   }),

@@ -1,13 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Database } from '../infra/db.js';
-import { Prisma, type Submission } from '../generated/prisma/client.js';
-import { auditPhiReads, submissionColumns, type Reader } from '../domain/submissions/submissions.service.js';
-
-/** Which costly columns a read of submissions carries; the others come back null. */
-export interface SubmissionColumns {
-  formData: boolean;
-  sourceDomain: boolean;
-}
+import type { Submission } from '../generated/prisma/client.js';
+import { auditPhiReads, newestSubmissionsOfForms, type Reader, type SubmissionColumns } from '../domain/submissions/submissions.service.js';
 
 export interface Loaders {
   /**
@@ -30,13 +24,7 @@ export function createLoaders(db: Database, reader: () => Reader | null): Loader
       let loader = latest.get(key);
       if (!loader) {
         loader = new DataLoader(async (formIds) => {
-          // A lateral join walks the (formId, createdAt desc, id desc) index once per form: cost follows the
-          // page, not the table.
-          const rows = await db.sql<Submission>(Prisma.sql`
-            SELECT ${submissionColumns(columns.formData, columns.sourceDomain)} FROM unnest(${[...formIds]}::int[]) AS f("id")
-            CROSS JOIN LATERAL (
-              SELECT * FROM "Submission" WHERE "formId" = f."id" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}
-            ) AS s`);
+          const rows = await newestSubmissionsOfForms(db, formIds, limit, columns);
           // PHI reads are audited for the whole batch at once: one INSERT per request, never one per form.
           const viewer = reader();
           if (viewer) await auditPhiReads(db.prisma, viewer, rows);

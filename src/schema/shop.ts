@@ -125,6 +125,6 @@ builder.queryFields((t) => ({
     description: 'Any order of the account: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)',
     authScopes: { scope: 'read:orders' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, context) => getOrderOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id),
+    resolve: (_root, args, context) => getOrderOrThrow(context.deps.db, requireApiKeyViewer(context).accountId, args.id),
   }),
 }));

@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 
 /*
  * Form.version counts the writes to a form and to its submissions: every write that changes what a forms or
@@ -8,18 +8,27 @@ import { Prisma } from '../../generated/prisma/client.js';
  * an earlier value, whatever order concurrent writes commit in: a conditional GET compares it instead of
  * building the body (src/rest/conditional.ts).
  *
- * Whoever writes a form row or adds or removes a submission spreads one of these into that write.
+ * Whoever writes a form row or adds or removes a submission spreads this into that write (Form rows are written
+ * through src/infra/sql.ts only): `updateTable('Form').set({ ..., ...FORM_VERSION_BUMP })`, or in a `sql`
+ * template `"version" = ${FORM_VERSION_BUMP.version}`.
  */
+export const FORM_VERSION_BUMP = { version: sql<number>`"version" + 1` };
 
-/** For Prisma updates of a form: `data: { ..., ...bumpFormVersion }`. */
-export const bumpFormVersion = { version: { increment: 1 } } as const;
-
-/** For hand-written updates of a form: `UPDATE "Form" SET ..., ${FORM_VERSION_BUMP} WHERE ...`. */
-export const FORM_VERSION_BUMP = Prisma.sql`"version" = "version" + 1`;
+// Compiled once: a conditional GET answered 304 costs little more than these.
+const accountVersion = preparedQuery((_shape: null, values: { accountId: number }) =>
+  sqlBuilder.selectFrom('Form').select(sql<string>`coalesce(sum("version"), 0)::text`.as('version')).where('accountId', '=', values.accountId),
+);
+const oneFormVersion = preparedQuery((_shape: null, values: { accountId: number; formId: number }) =>
+  sqlBuilder
+    .selectFrom('Form')
+    .select(['version', 'phi', sql<boolean>`"archivedAt" IS NOT NULL`.as('archived')])
+    .where('id', '=', values.formId)
+    .where('accountId', '=', values.accountId),
+);
 
 /** The version of everything an account's forms list shows (all its forms, archived ones too). */
 export async function accountFormsVersion(db: Database, accountId: number): Promise<string> {
-  const [row] = await db.sql<{ version: string }>(Prisma.sql`SELECT coalesce(sum("version"), 0)::text AS "version" FROM "Form" WHERE "accountId" = ${accountId}`);
+  const [row] = await db.sql(accountVersion(null, { accountId }));
   return row?.version ?? '0';
 }
 
@@ -31,7 +40,6 @@ export interface FormVersion {
 
 /** One form's version, or null for an absent form or another account's. */
 export async function formVersion(db: Database, accountId: number, formId: number): Promise<FormVersion | null> {
-  const [row] = await db.sql<{ version: number; phi: boolean; archived: boolean }>(Prisma.sql`
-    SELECT "version", "phi", "archivedAt" IS NOT NULL AS "archived" FROM "Form" WHERE "id" = ${formId} AND "accountId" = ${accountId}`);
+  const [row] = await db.sql(oneFormVersion(null, { accountId, formId }));
   return row ?? null;
 }

@@ -1,11 +1,22 @@
+import type { InsertQueryBuilder, InsertResult, Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Database } from '../../infra/db.js';
+import type { SqlExecutor, SqlTransaction } from '../../infra/db-driver.js';
+import { preparedQuery, sql, sqlBuilder, type DB } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import { Prisma, type Form, type Plan, type PrismaClient } from '../../generated/prisma/client.js';
-import { recordEvent, type Present } from '../webhooks/events.service.js';
+import type { Form, Plan, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
 import { formTypeValue, type FormWithSite } from './form.mapper.js';
-import { bumpFormVersion } from './form-version.js';
+import { FORM_VERSION_BUMP } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+
+/*
+ * One way of writing a form: Form rows are written through src/infra/sql.ts (typed SQL on the driver), never
+ * through Prisma, because ingest and erasure must move a form's counter and version in their one statement.
+ * Reads that spread a GraphQL selection (getFormOrThrow, getFormWithSiteOrThrow) stay Prisma's.
+ */
+
+type FormRow = Selectable<DB['Form']>;
 
 /** Forms + calendar widgets per site, archived forms not counted (contract §4). */
 export const PLAN_CAPS: Record<Plan, number> = { free: 1, starter: 3, pro: 25, business: 200 };
@@ -24,7 +35,38 @@ export interface FormListFilter extends PageRequest {
   withFields?: boolean;
 }
 
-type FormListRow = Omit<Form, 'type' | 'webhookUrl'> & { type: string; hostname: string | null; total: number };
+interface FormListShape {
+  archived: boolean;
+  byDomain: boolean;
+  withFields: boolean;
+}
+
+interface FormListValues extends Record<string, unknown> {
+  accountId: number;
+  domainId: number | null;
+  take: number;
+  skip: number;
+}
+
+/** The forms the filter keeps (the page's and the total's). */
+const filteredForms = (shape: FormListShape, values: FormListValues) => {
+  const forms = sqlBuilder.selectFrom('Form as f').where('f.accountId', '=', values.accountId).where('f.archivedAt', shape.archived ? 'is not' : 'is', null);
+  return shape.byDomain ? forms.where('f.siteId', '=', values.domainId) : forms;
+};
+
+const formPage = preparedQuery((shape: FormListShape, values: FormListValues) =>
+  filteredForms(shape, values)
+    .leftJoin('Site as s', 's.id', 'f.siteId')
+    .select(['f.id', 'f.accountId', 'f.siteId', 'f.name', 'f.type', 'f.phi', 'f.archivedAt', 'f.submissionCount', 'f.version', 'f.createdAt', 'f.updatedAt', 's.hostname'])
+    .select(shape.withFields ? 'f.fields' : sql<unknown>`NULL::jsonb`.as('fields'))
+    .select(sql<number>`count(*) OVER ()::int`.as('total'))
+    .orderBy('f.createdAt', 'desc')
+    .orderBy('f.id', 'desc')
+    .limit(values.take)
+    .offset(values.skip),
+);
+
+const formCount = preparedQuery((shape: FormListShape, values: FormListValues) => filteredForms(shape, values).select(sql<number>`count(*)::int`.as('n')));
 
 /**
  * The hottest read of the service, so ONE statement: the page, its domains (join) and the total (window
@@ -32,36 +74,35 @@ type FormListRow = Omit<Form, 'type' | 'webhookUrl'> & { type: string; hostname:
  */
 export async function listForms(db: Database, accountId: number, filter: FormListFilter): Promise<Page<FormWithSite>> {
   const { skip, take } = skipTake(filter);
-  const where = Prisma.sql`f."accountId" = ${accountId}
-    AND ${filter.archived ? Prisma.sql`f."archivedAt" IS NOT NULL` : Prisma.sql`f."archivedAt" IS NULL`}
-    ${filter.domainId != null ? Prisma.sql`AND f."siteId" = ${filter.domainId}` : Prisma.empty}`;
-  const rows = await db.sql<FormListRow>(Prisma.sql`
-    SELECT f."id", f."accountId", f."siteId", f."name", f."type"::text AS "type",
-           ${filter.withFields ? Prisma.sql`f."fields"` : Prisma.sql`NULL::jsonb`} AS "fields", f."phi", f."archivedAt",
-           f."submissionCount", f."version", f."createdAt", f."updatedAt", s."hostname", count(*) OVER ()::int AS "total"
-    FROM "Form" f LEFT JOIN "Site" s ON s."id" = f."siteId"
-    WHERE ${where}
-    ORDER BY f."createdAt" DESC, f."id" DESC
-    LIMIT ${take} OFFSET ${skip}`);
-  const total = rows[0]?.total ?? (skip === 0 ? 0 : (await db.sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS "n" FROM "Form" f WHERE ${where}`))[0]?.n ?? 0);
-  // Named properties, not `{ ...rest }`: object rest is V8's slow path, and this runs for every row of the hottest list.
-  const data = rows.map((row) => ({
+  const shape = { archived: filter.archived === true, byDomain: filter.domainId != null, withFields: filter.withFields === true };
+  const values = { accountId, domainId: filter.domainId ?? null, take, skip };
+  const rows = await db.sql(formPage(shape, values));
+  const total = rows[0]?.total ?? (skip === 0 ? 0 : (await db.sql(formCount(shape, values)))[0]?.n ?? 0);
+  const data = rows.map((row) => formFromRow(row, row.hostname));
+  return toPage(data, filter, total);
+}
+
+/**
+ * A Form row as Prisma's client shows it (the mapped enum name, jsonb as JSON), with its domain. Named
+ * properties, not `{ ...rest }`: object rest is V8's slow path, and this runs for every row of the hottest list.
+ */
+function formFromRow(row: Omit<FormRow, 'webhookUrl'> & { webhookUrl?: string | null }, hostname: string | null): FormWithSite {
+  return {
     id: row.id,
     accountId: row.accountId,
     siteId: row.siteId,
     name: row.name,
     type: formTypeValue(row.type) ?? 'standard',
-    fields: row.fields,
+    fields: row.fields as Prisma.JsonValue,
     phi: row.phi,
-    webhookUrl: null,
+    webhookUrl: row.webhookUrl ?? null,
     archivedAt: row.archivedAt,
     submissionCount: row.submissionCount,
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    site: row.siteId !== null && row.hostname !== null ? { id: row.siteId, hostname: row.hostname } : null,
-  }));
-  return toPage(data, filter, total);
+    site: row.siteId !== null && hostname !== null ? { id: row.siteId, hostname } : null,
+  };
 }
 
 const formWhere = (accountId: number, id: number, includeArchived: boolean): Prisma.FormWhereInput => ({
@@ -76,17 +117,22 @@ export async function getFormWithSiteOrThrow(prisma: Db, accountId: number, id: 
   return form;
 }
 
-async function verifiedProductionSites(prisma: Db, accountId: number) {
-  return prisma.site.findMany({
-    where: { accountId, verified: true, environment: 'production', archivedAt: null },
-    select: { id: true, hostname: true },
-    orderBy: { id: 'asc' },
-  });
+async function verifiedProductionSites(db: SqlExecutor, accountId: number): Promise<{ id: number; hostname: string }[]> {
+  return db.sql(
+    sqlBuilder
+      .selectFrom('Site')
+      .select(['id', 'hostname'])
+      .where('accountId', '=', accountId)
+      .where('verified', '=', true)
+      .where('environment', '=', 'production')
+      .where('archivedAt', 'is', null)
+      .orderBy('id', 'asc'),
+  );
 }
 
 /** Rules 1–3 of form creation: an explicit verified production domain, or the only one the account has. */
-async function chooseSite(prisma: Db, accountId: number, domainId: number | undefined): Promise<number> {
-  const sites = await verifiedProductionSites(prisma, accountId);
+async function chooseSite(db: SqlExecutor, accountId: number, domainId: number | undefined): Promise<number> {
+  const sites = await verifiedProductionSites(db, accountId);
   if (domainId !== undefined) {
     if (!sites.some((site) => site.id === domainId)) throw new AppError('invalid_domain', { domainId });
     return domainId;
@@ -98,17 +144,23 @@ async function chooseSite(prisma: Db, accountId: number, domainId: number | unde
 
 /**
  * Rule 4: the site's forms-and-calendars cap. The site row is locked first so that two concurrent creates
- * cannot both see one free slot.
+ * cannot both see one free slot; then the plan and the site's active forms and calendars in one statement.
  */
-async function assertSiteHasRoom(tx: Prisma.TransactionClient, accountId: number, siteId: number): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM "Site" WHERE "id" = ${siteId} FOR UPDATE`;
-  const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } });
-  const [forms, calendars] = await Promise.all([
-    tx.form.count({ where: { siteId, archivedAt: null } }),
-    tx.calendarWidget.count({ where: { siteId, archivedAt: null } }),
-  ]);
-  const cap = PLAN_CAPS[account.plan];
-  const used = forms + calendars;
+async function assertSiteHasRoom(tx: SqlTransaction, accountId: number, siteId: number): Promise<void> {
+  await tx.sql(sqlBuilder.selectFrom('Site').select('id').where('id', '=', siteId).forUpdate());
+  const [usage] = await tx.sql(
+    sqlBuilder
+      .selectFrom('Account as a')
+      .select('a.plan')
+      .select((eb) => [
+        eb.selectFrom('Form').select(sql<number>`count(*)::int`.as('n')).where('siteId', '=', siteId).where('archivedAt', 'is', null).as('forms'),
+        eb.selectFrom('CalendarWidget').select(sql<number>`count(*)::int`.as('n')).where('siteId', '=', siteId).where('archivedAt', 'is', null).as('calendars'),
+      ])
+      .where('a.id', '=', accountId),
+  );
+  if (!usage) throw new Error(`account ${accountId} is missing`);
+  const cap = PLAN_CAPS[usage.plan];
+  const used = (usage.forms ?? 0) + (usage.calendars ?? 0);
   if (used >= cap) throw new AppError('plan_limit_reached', { cap, used, domainId: siteId });
 }
 
@@ -120,62 +172,100 @@ export interface PhiSetting {
   phi?: boolean;
 }
 
+/** Writes the row and reads it back with its domain, in ONE statement. */
+async function writtenForm(tx: SqlTransaction, write: InsertQueryBuilder<DB, 'Form', InsertResult> | UpdateQueryBuilder<DB, 'Form', 'Form', UpdateResult>): Promise<FormWithSite> {
+  const [row] = await tx.sql(
+    sqlBuilder
+      .with('written', () => write.returningAll())
+      .selectFrom('written as f')
+      .leftJoin('Site as s', 's.id', 'f.siteId')
+      .selectAll('f')
+      .select('s.hostname'),
+  );
+  if (!row) throw notFound('form');
+  return formFromRow(row, row.hostname);
+}
+
+
 /** `present` gives the form as v1 shows it, for the `form.*` event recorded with the change. */
-export async function createForm(prisma: PrismaClient, accountId: number, input: CreateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
+export async function createForm(db: Database, accountId: number, input: CreateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = normalizeFields(input.fields);
-  const siteId = await chooseSite(prisma, accountId, input.domainId);
-  return prisma.$transaction(async (tx) => {
+  const siteId = await chooseSite(db, accountId, input.domainId);
+  return db.transaction(async (tx) => {
     await assertSiteHasRoom(tx, accountId, siteId);
-    const form = await tx.form.create({
-      data: {
+    const now = new Date();
+    const form = await writtenForm(
+      tx,
+      sqlBuilder.insertInto('Form').values({
         accountId,
         siteId,
         name: input.name,
-        type: formTypeValue(input.type) ?? 'standard',
-        fields,
+        type: input.type === 'multi-step' ? 'multi-step' : 'standard',
+        fields: JSON.stringify(fields),
         webhookUrl: input.webhookUrl ?? null,
         phi: input.phi ?? false,
-      },
-      include: WITH_SITE,
-    });
-    await recordEvent(tx, { type: 'form.created', accountId, formId: form.id, phi: form.phi, data: await present(form) });
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    await tx.sql(outboxInsertSql({ type: 'form.created', accountId, formId: form.id, phi: form.phi, data: await present(form) }));
     return form;
   });
 }
 
-export async function updateForm(prisma: PrismaClient, accountId: number, id: number, input: UpdateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
+export async function updateForm(db: Database, accountId: number, id: number, input: UpdateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
   const fields = input.fields ? normalizeFields(input.fields) : undefined;
-  return prisma.$transaction(async (tx) => {
-    const before = await getFormWithSiteOrThrow(tx, accountId, id, true);
+  return db.transaction(async (tx) => {
+    const before = await lockedFormOrThrow(tx, accountId, id, true);
     const restoring = input.archived === false && before.archivedAt !== null;
     const archiving = input.archived === true && before.archivedAt === null;
     if (restoring && before.siteId !== null) await assertSiteHasRoom(tx, accountId, before.siteId);
-    const form = await tx.form.update({
-      where: { id },
-      data: {
-        ...(input.name !== undefined && { name: input.name }),
-        ...(fields !== undefined && { fields }),
-        ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
-        ...(input.phi !== undefined && { phi: input.phi }),
-        ...(restoring && { archivedAt: null }),
-        ...(archiving && { archivedAt: new Date() }),
-        ...bumpFormVersion,
-      },
-      include: WITH_SITE,
-    });
-    if (archiving) await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
+    const now = new Date();
+    const form = await writtenForm(
+      tx,
+      sqlBuilder
+        .updateTable('Form')
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(fields !== undefined && { fields: JSON.stringify(fields) }),
+          ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+          ...(input.phi !== undefined && { phi: input.phi }),
+          ...(restoring && { archivedAt: null }),
+          ...(archiving && { archivedAt: now }),
+          updatedAt: now,
+          ...FORM_VERSION_BUMP,
+        })
+        .where('id', '=', id),
+    );
+    if (archiving) await tx.sql(outboxInsertSql({ type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) }));
     if (!archiving || Object.keys(input).length > 1) {
-      await recordEvent(tx, { type: 'form.updated', accountId, formId: id, phi: form.phi, data: await present(form) });
+      await tx.sql(outboxInsertSql({ type: 'form.updated', accountId, formId: id, phi: form.phi, data: await present(form) }));
     }
     return form;
   });
 }
 
 /** DELETE: archives. The form stops serving; its submissions are preserved and stay readable. */
-export async function archiveForm(prisma: PrismaClient, accountId: number, id: number, present: Present<FormWithSite>): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    const before = await getFormWithSiteOrThrow(tx, accountId, id, false);
-    await tx.form.update({ where: { id }, data: { archivedAt: new Date(), ...bumpFormVersion } });
-    await recordEvent(tx, { type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) });
+export async function archiveForm(db: Database, accountId: number, id: number, present: Present<FormWithSite>): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await lockedFormOrThrow(tx, accountId, id, false);
+    const now = new Date();
+    await tx.sql(sqlBuilder.updateTable('Form').set({ archivedAt: now, updatedAt: now, ...FORM_VERSION_BUMP }).where('id', '=', id));
+    await tx.sql(outboxInsertSql({ type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) }));
   });
+}
+
+/** The form with its domain, its row locked until the transaction ends (a concurrent write waits for this one). */
+async function lockedFormOrThrow(tx: SqlTransaction, accountId: number, id: number, includeArchived: boolean): Promise<FormWithSite> {
+  let query = sqlBuilder
+    .selectFrom('Form as f')
+    .leftJoin('Site as s', 's.id', 'f.siteId')
+    .selectAll('f')
+    .select('s.hostname')
+    .where('f.id', '=', id)
+    .where('f.accountId', '=', accountId);
+  if (!includeArchived) query = query.where('f.archivedAt', 'is', null);
+  const [row] = await tx.sql(query.forUpdate('f'));
+  if (!row) throw notFound('form');
+  return formFromRow(row, row.hostname);
 }

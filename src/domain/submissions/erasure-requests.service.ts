@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps.js';
 import { notFound, validationFailed } from '../../errors.js';
-import { Prisma, type ErasureStatus } from '../../generated/prisma/client.js';
+import type { ErasureStatus } from '../../generated/prisma/client.js';
+import { sqlBuilder } from '../../infra/sql.js';
 import { createEmailHasher } from '../../infra/secrets.js';
 import { QUEUE } from '../../infra/jobs.js';
 import { isEmailAddress } from '../webhooks/events.service.js';
@@ -34,14 +35,14 @@ export function parseErasureEmail(value: unknown): string {
   return value;
 }
 
-const VIEW = Prisma.sql`"id", "status"::text AS "status", "submissionsErased", "createdAt", "completedAt"`;
+const VIEW = ['id', 'status', 'submissionsErased', 'createdAt', 'completedAt'] as const;
 
 export async function createErasureRequest(deps: Pick<AppDeps, 'db' | 'queue' | 'config'>, eraser: Eraser, email: unknown): Promise<ErasureRequestView> {
   const emailHash = createEmailHasher(deps.config.secretKey)(parseErasureEmail(email));
   return deps.db.transaction(async (tx) => {
-    const [request] = await tx.sql<ErasureRequestView>(Prisma.sql`
-      INSERT INTO "ErasureRequest" ("accountId", "apiKeyId", "emailHash") VALUES (${eraser.accountId}, ${eraser.apiKeyId}::int, ${emailHash})
-      RETURNING ${VIEW}`);
+    const [request] = await tx.sql(
+      sqlBuilder.insertInto('ErasureRequest').values({ accountId: eraser.accountId, apiKeyId: eraser.apiKeyId, emailHash }).returning(VIEW),
+    );
     if (!request) throw new Error('the erasure request insert returned no row');
     // The job commits with the request: a request is never left without its run, nor a run without its request.
     await deps.queue.enqueueInTransaction<ErasureJob>(tx, QUEUE.erasureRun, [{ data: { requestId: request.id } }]);
@@ -50,8 +51,7 @@ export async function createErasureRequest(deps: Pick<AppDeps, 'db' | 'queue' | 
 }
 
 export async function getErasureRequestOrThrow(deps: Pick<AppDeps, 'db'>, accountId: number, id: number): Promise<ErasureRequestView> {
-  const [request] = await deps.db.sql<ErasureRequestView>(Prisma.sql`
-    SELECT ${VIEW} FROM "ErasureRequest" WHERE "id" = ${id} AND "accountId" = ${accountId}`);
+  const [request] = await deps.db.sql(sqlBuilder.selectFrom('ErasureRequest').select(VIEW).where('id', '=', id).where('accountId', '=', accountId));
   if (!request) throw notFound('erasure_request');
   return request;
 }

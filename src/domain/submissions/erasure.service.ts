@@ -2,7 +2,7 @@ import type { Database } from '../../infra/db.js';
 import type { SqlExecutor } from '../../infra/db-driver.js';
 import { notFound } from '../../errors.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { rawStatement, sql, type RawBuilder } from '../../infra/sql.js';
 import { deadLetterOf, QUEUE } from '../../infra/jobs.js';
 import { newEventId } from '../webhooks/events.service.js';
 import { ERASED_FINGERPRINT } from './idempotency.service.js';
@@ -20,8 +20,8 @@ export interface ErasedSubmission {
 }
 
 /** What is left of a `submission.created` event's data once its submission is erased: the PHI-thin shape (§5). */
-const thinned = (data: Prisma.Sql): Prisma.Sql =>
-  Prisma.sql`jsonb_build_object('id', ${data}->'id', 'formId', ${data}->'formId', 'createdAt', ${data}->'createdAt')`;
+const thinned = (data: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`jsonb_build_object('id', ${data}->'id', 'formId', ${data}->'formId', 'createdAt', ${data}->'createdAt')`;
 
 const FANOUT_QUEUES = [QUEUE.eventFanout, deadLetterOf(QUEUE.eventFanout)];
 
@@ -31,22 +31,22 @@ const FANOUT_QUEUES = [QUEUE.eventFanout, deadLetterOf(QUEUE.eventFanout)];
  * Emails already written to the outbox directory are not rewritten; none is written after the erasure, because
  * the email job reads the submission at send time and the fan-out skips an erased submission's event.
  */
-export function formDataCopies(accountId: number, ids: number[]): Prisma.Sql[] {
-  const idList = Prisma.sql`${ids}::int[]`;
+export function formDataCopies(accountId: number, ids: number[]): RawBuilder<unknown>[] {
+  const idList = sql`${ids}::int[]`;
   return [
     // The idempotency record: its fingerprint hashes the request body. The record stays (a replay answers 404).
-    Prisma.sql`UPDATE "IdempotencyRecord" SET "fingerprint" = ${ERASED_FINGERPRINT}
+    sql`UPDATE "IdempotencyRecord" SET "fingerprint" = ${ERASED_FINGERPRINT}
                WHERE "accountId" = ${accountId} AND "submissionId" = ANY(${idList}) AND "fingerprint" <> ${ERASED_FINGERPRINT}`,
     // The outbox, which is also the 30-day event history (GET /v1/events): waiting and relayed events alike.
-    Prisma.sql`UPDATE "OutboxEvent" SET "payload" = jsonb_set("payload", '{data}', ${thinned(Prisma.raw(`"payload"->'data'`))})
+    sql`UPDATE "OutboxEvent" SET "payload" = jsonb_set("payload", '{data}', ${thinned(sql.raw(`"payload"->'data'`))})
                WHERE "accountId" = ${accountId} AND "payload"->>'type' = 'submission.created'
                  AND ("payload"->'data'->>'id')::int = ANY(${idList}) AND ("payload"->'data') ? 'formData'`,
     // Stored webhook payloads (pending retries then send the thin body under the same webhook-id).
-    Prisma.sql`UPDATE "WebhookDelivery" SET "payload" = jsonb_set("payload", '{data}', ${thinned(Prisma.raw(`"payload"->'data'`))}), "updatedAt" = now()
+    sql`UPDATE "WebhookDelivery" SET "payload" = jsonb_set("payload", '{data}', ${thinned(sql.raw(`"payload"->'data'`))}), "updatedAt" = now()
                WHERE "accountId" = ${accountId} AND "eventType" = 'submission.created'
                  AND ("payload"->'data'->>'id')::int = ANY(${idList}) AND ("payload"->'data') ? 'formData'`,
     // Event jobs: pending, completed (kept by pg-boss for days) and dead-lettered ones; a failure's output too.
-    Prisma.sql`UPDATE pgboss.job SET "data" = jsonb_set("data", '{payload,data}', ${thinned(Prisma.raw(`"data"->'payload'->'data'`))}), "output" = NULL
+    sql`UPDATE pgboss.job SET "data" = jsonb_set("data", '{payload,data}', ${thinned(sql.raw(`"data"->'payload'->'data'`))}), "output" = NULL
                WHERE "name" = ANY(${FANOUT_QUEUES}::text[]) AND ("data"->>'accountId')::int = ${accountId}
                  AND "data"->'payload'->>'type' = 'submission.created'
                  AND ("data"->'payload'->'data'->>'id')::int = ANY(${idList}) AND ("data"->'payload'->'data') ? 'formData'`,
@@ -69,11 +69,11 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
   const at = now.toISOString();
   // One statement: the rows, their counters and versions (raw, so the forms' updatedAt stays; the version makes
   // conditional GETs of the lists see the change), audit rows and events.
-  const erased = await tx.sql<ErasedSubmission>(Prisma.sql`
+  const erased = await tx.sql(rawStatement(sql<ErasedSubmission>`
     WITH erased AS (
       DELETE FROM "Submission" WHERE "accountId" = ${eraser.accountId} AND "id" = ANY(${ids}::int[]) RETURNING "id", "formId"
     ), counted AS (
-      UPDATE "Form" f SET "submissionCount" = f."submissionCount" - c."n", ${FORM_VERSION_BUMP}
+      UPDATE "Form" f SET "submissionCount" = f."submissionCount" - c."n", "version" = ${FORM_VERSION_BUMP.version}
       FROM (SELECT "formId", count(*)::int AS "n" FROM erased GROUP BY "formId") c WHERE f."id" = c."formId"
     ), audited AS (
       INSERT INTO "AuditEvent" ("accountId", "apiKeyId", "action", "resource", "resourceId", "formId", "createdAt")
@@ -86,10 +86,10 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
              ${now}
       FROM erased JOIN unnest(${ids}::int[], ${ids.map(() => newEventId(now))}::text[]) AS e("id", "eventId") ON e."id" = erased."id"
     )
-    SELECT "id", "formId" FROM erased ORDER BY "id"`);
+    SELECT "id", "formId" FROM erased ORDER BY "id"`));
   if (erased.length) {
     const erasedIds = erased.map((row) => row.id);
-    for (const statement of formDataCopies(eraser.accountId, erasedIds)) await tx.sql(statement);
+    for (const statement of formDataCopies(eraser.accountId, erasedIds)) await tx.sql(rawStatement(statement));
   }
   return erased;
 }

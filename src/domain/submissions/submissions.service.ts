@@ -1,15 +1,23 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../infra/db.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
+import { preparedQuery, sql, sqlBuilder, sqlTemplate } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import { Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
+import { Prisma as PrismaSql, type Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
-import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsertSql, fingerprint, releaseClaim } from './idempotency.service.js';
+import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim, type ClaimRecord } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
+
+/*
+ * One way of writing a submission: Submission rows are written through src/infra/sql.ts only (ingest's one
+ * statement, erasure's), never through Prisma. Single reads that spread nothing stay Prisma's.
+ */
 
 export const MAX_FORM_DATA_FIELDS = 50;
 export const MAX_FORM_DATA_BYTES = 51_200;
@@ -42,40 +50,116 @@ export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submis
   if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
 }
 
-const FORM_DATA = Prisma.raw('s."formData", s."formDataCiphertext"');
-const NO_FORM_DATA = Prisma.raw('NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext"');
-
-const SOURCE_DOMAIN = Prisma.raw('s."sourceDomain"');
-const NO_SOURCE_DOMAIN = Prisma.raw('NULL::text AS "sourceDomain"');
-
-/**
- * Every column of a Submission row aliased `s`, for hand-written reads that return whole submissions; formData
- * (plain or sealed) and sourceDomain are left out, as null, for reads that do not show them (a dashboard listing
- * ids and dates would otherwise move and decode every form's data).
- */
-export const submissionColumns = (withFormData: boolean, withSourceDomain = true): Prisma.Sql =>
-  Prisma.sql`s."id", s."accountId", s."formId", ${withFormData ? FORM_DATA : NO_FORM_DATA}, s."formDataKeyId", ${withSourceDomain ? SOURCE_DOMAIN : NO_SOURCE_DOMAIN}, s."createdAt"`;
-
-type PageRow = Submission & { total: number };
+/** Every column of a Submission row aliased `s`, formData left out as null when not shown: export.service.ts's, until it moves to sql.ts. */
+export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
+  withFormData
+    ? PrismaSql.sql`s."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"`
+    : PrismaSql.sql`s."id", s."accountId", s."formId", NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"`;
 
 export interface SubmissionListFilter extends PageRequest, CreatedRange {}
 
-/** The page's createdAt bounds, as SQL conditions on the alias `alias`. */
-function createdAtConditions(alias: string, range: CreatedRange): Prisma.Sql {
-  const column = Prisma.raw(`${alias}."createdAt"`);
-  return Prisma.sql`${range.createdFrom != null ? Prisma.sql`AND ${column} >= ${range.createdFrom}` : Prisma.empty}
-    ${range.createdBefore != null ? Prisma.sql`AND ${column} < ${range.createdBefore}` : Prisma.empty}`;
+/** Which createdAt bounds apply (the statement's shape); their values are parameters. */
+interface WindowShape {
+  from: boolean;
+  before: boolean;
+}
+
+interface WindowValues {
+  createdFrom: Date | null;
+  createdBefore: Date | null;
+}
+
+const windowShape = (range: CreatedRange): WindowShape => ({ from: range.createdFrom != null, before: range.createdBefore != null });
+
+/** `query` limited to the createdAt window, on the column `column` (an aliased "createdAt"). */
+function inCreatedRange<D, TB extends keyof D, O>(query: SelectQueryBuilder<D, TB, O>, column: string, shape: WindowShape, values: WindowValues): SelectQueryBuilder<D, TB, O> {
+  const createdAt = sql.ref<Date>(column);
+  let limited = query;
+  if (shape.from) limited = limited.where(createdAt, '>=', values.createdFrom);
+  if (shape.before) limited = limited.where(createdAt, '<', values.createdBefore);
+  return limited;
+}
+
+/**
+ * The newest submissions of the form aliased `f` (a page of them, in the window), as the lateral subquery `s`:
+ * it walks the (formId, createdAt desc, id desc) index once per form, so its cost follows the page, not the table.
+ * Both lists of submissions (one form's page, the newest of each form of a page) read through it.
+ */
+const newestSubmissionsOfForm = (shape: WindowShape, values: WindowValues & { take: number; skip: number }) =>
+  inCreatedRange(sqlBuilder.selectFrom('Submission as p').selectAll('p').where('p.formId', '=', sql.ref<number>('f.id')), 'p.createdAt', shape, values)
+    .orderBy('p.createdAt', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(values.take)
+    .offset(values.skip)
+    .as('s');
+
+/**
+ * A submission's columns in `s`; formData (plain or sealed) and sourceDomain are left out as null for reads that do
+ * not show them (a dashboard listing ids and dates would otherwise move and decode every form's data).
+ */
+const SUBMISSION_COLUMNS = ['s.id', 's.accountId', 's.formId', 's.formDataKeyId', 's.createdAt'] as const;
+const formDataColumn = (withFormData: boolean) => (withFormData ? 's.formData' : sql<unknown>`NULL::jsonb`.as('formData'));
+const ciphertextColumn = (withFormData: boolean) => (withFormData ? 's.formDataCiphertext' : sql<null>`NULL::bytea`.as('formDataCiphertext'));
+const sourceDomainColumn = (withSourceDomain: boolean) => (withSourceDomain ? 's.sourceDomain' : sql<string | null>`NULL::text`.as('sourceDomain'));
+
+/** Which costly columns a read of submissions carries; the others come back null. */
+export interface SubmissionColumns {
+  formData: boolean;
+  sourceDomain: boolean;
 }
 
 /** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
-function totalSql(range: CreatedRange): Prisma.Sql {
-  const plan = totalPlan(range, false);
-  if (plan.kind === 'counter') return Prisma.sql`f."submissionCount"`;
-  if (plan.kind === 'counterMinusNewer') {
-    return Prisma.sql`f."submissionCount" - (SELECT count(*)::int FROM "Submission" c WHERE c."formId" = f."id" AND c."createdAt" >= ${plan.createdBefore})`;
-  }
-  return Prisma.sql`(SELECT count(*)::int FROM "Submission" c WHERE c."formId" = f."id" ${createdAtConditions('c', range)})`;
+function totalOf(shape: WindowShape, values: WindowValues) {
+  // totalPlan decides by which bounds are given, never by their values (stand-ins here: see preparedQuery).
+  const plan = totalPlan({ createdFrom: shape.from ? new Date(0) : null, createdBefore: shape.before ? new Date(0) : null }, false);
+  if (plan.kind === 'counter') return sql<number>`f."submissionCount"`;
+  const counted = (countedShape: WindowShape, countedValues: WindowValues) =>
+    inCreatedRange(sqlBuilder.selectFrom('Submission as c').select(sql<number>`count(*)::int`.as('n')).where('c.formId', '=', sql.ref<number>('f.id')), 'c.createdAt', countedShape, countedValues);
+  // The rows at or after the window's end: the counter minus them is the window.
+  if (plan.kind === 'counterMinusNewer') return sql<number>`f."submissionCount" - (${counted({ from: true, before: false }, { createdFrom: values.createdBefore, createdBefore: null })})`;
+  return sql<number>`(${counted(shape, values)})`;
 }
+
+interface SubmissionPageValues extends WindowValues, Record<string, unknown> {
+  formId: number;
+  accountId: number;
+  take: number;
+  skip: number;
+}
+
+const submissionPage = preparedQuery((shape: WindowShape, values: SubmissionPageValues) =>
+  sqlBuilder
+    .selectFrom('Form as f')
+    .leftJoinLateral(() => newestSubmissionsOfForm(shape, values), (join) => join.onTrue())
+    .select(SUBMISSION_COLUMNS)
+    .select(['s.formData', 's.formDataCiphertext', 's.sourceDomain'])
+    .select(totalOf(shape, values).as('total'))
+    .where('f.id', '=', values.formId)
+    .where('f.accountId', '=', values.accountId),
+);
+
+const newestOfForms = preparedQuery((columns: SubmissionColumns, values: { formIds: number[]; limit: number }) =>
+  sqlBuilder
+    .selectFrom('Form as f')
+    .innerJoinLateral(() => newestSubmissionsOfForm({ from: false, before: false }, { createdFrom: null, createdBefore: null, take: values.limit, skip: 0 }), (join) => join.onTrue())
+    .select(SUBMISSION_COLUMNS)
+    .select(formDataColumn(columns.formData))
+    .select(ciphertextColumn(columns.formData))
+    .select(sourceDomainColumn(columns.sourceDomain))
+    .where(sql<boolean>`f."id" = ANY(${values.formIds}::int[])`),
+);
+
+/** A submission row as Prisma's client shows it. Named properties, not `{ ...rest }` (V8's slow path, per row). */
+const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unknown }): Submission => ({
+  id: row.id,
+  accountId: row.accountId,
+  formId: row.formId,
+  formData: row.formData as Prisma.JsonValue,
+  formDataCiphertext: row.formDataCiphertext,
+  formDataKeyId: row.formDataKeyId,
+  sourceDomain: row.sourceDomain,
+  createdAt: row.createdAt,
+});
 
 /**
  * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement whether
@@ -86,31 +170,28 @@ function totalSql(range: CreatedRange): Prisma.Sql {
 export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<Page<Submission>> {
   assertCreatedRange(filter);
   const { skip, take } = skipTake(filter);
-  const rows = await db.sql<PageRow>(Prisma.sql`
-    SELECT ${submissionColumns(true)}, ${totalSql(filter)} AS "total"
-    FROM "Form" f
-    LEFT JOIN LATERAL (
-      SELECT * FROM "Submission" p WHERE p."formId" = f."id" ${createdAtConditions('p', filter)}
-      ORDER BY p."createdAt" DESC, p."id" DESC LIMIT ${take} OFFSET ${skip}
-    ) s ON true
-    WHERE f."id" = ${formId} AND f."accountId" = ${reader.accountId}`);
+  const rows = await db.sql(
+    submissionPage(windowShape(filter), { formId, accountId: reader.accountId, take, skip, createdFrom: filter.createdFrom ?? null, createdBefore: filter.createdBefore ?? null }),
+  );
   const first = rows[0];
   if (!first) throw notFound('form');
-  // Named properties, not `{ ...rest }` (V8's slow path, per row).
-  const data = rows
-    .filter((row) => row.id !== null)
-    .map((row) => ({
-      id: row.id,
-      accountId: row.accountId,
-      formId: row.formId,
-      formData: row.formData,
-      formDataCiphertext: row.formDataCiphertext,
-      formDataKeyId: row.formDataKeyId,
-      sourceDomain: row.sourceDomain,
-      createdAt: row.createdAt,
-    }));
+  const data: Submission[] = [];
+  for (const row of rows) {
+    if (row.id === null || row.accountId === null || row.formId === null || row.createdAt === null) continue;
+    data.push(submissionOf({ ...row, id: row.id, accountId: row.accountId, formId: row.formId, createdAt: row.createdAt }));
+  }
   await auditPhiReads(db.prisma, reader, data);
   return toPage(data, filter, first.total);
+}
+
+/**
+ * The newest `limit` submissions of each of `formIds`, in ONE statement (a GraphQL page's forms, batched by
+ * src/schema/loaders.ts); formData and sourceDomain only when `columns` asks. Auditing the reads is the caller's
+ * (it knows the viewer).
+ */
+export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonly number[], limit: number, columns: SubmissionColumns): Promise<Submission[]> {
+  const rows = await db.sql(newestOfForms(columns, { formIds: [...formIds], limit }));
+  return rows.map(submissionOf);
 }
 
 export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader, id: number): Promise<Submission> {
@@ -138,11 +219,16 @@ export async function dailySubmissionCounts(db: Database, accountId: number, for
   if (!(to > from) || days > MAX_STATS_DAYS) {
     throw new AppError('validation_failed', { fields: [{ field: 'to', message: `must be after from, at most ${MAX_STATS_DAYS} days later` }] });
   }
-  const rows = await db.sql<DailyCount>(Prisma.sql`
-    SELECT to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD') AS "date", count(*)::int AS "count"
-    FROM "Submission"
-    WHERE "formId" = ${formId} AND "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
-    GROUP BY 1`);
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom('Submission')
+      .select([sql<string>`to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD')`.as('date'), sql<number>`count(*)::int`.as('count')])
+      .where('formId', '=', formId)
+      .where('accountId', '=', accountId)
+      .where('createdAt', '>=', from)
+      .where('createdAt', '<', to)
+      .groupBy(sql`1`),
+  );
   const byDate = new Map(rows.map((row) => [row.date, row.count]));
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);
@@ -167,6 +253,71 @@ export interface IngestResult {
   replayed: boolean;
 }
 
+/** The ingest's form lookup: the form (the account's), and the submission's id reserved unless it is archived. */
+const ingestTarget = (values: { formId: number; accountId: number }) =>
+  sqlBuilder.with('target', (db) => db.selectFrom('Form').select(['archivedAt', 'phi']).where('id', '=', values.formId).where('accountId', '=', values.accountId));
+const RESERVED_ID = sql<number | null>`CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END`.as('submissionId');
+
+const formLookup = preparedQuery((_shape: null, values: { formId: number; accountId: number }) =>
+  ingestTarget(values).selectFrom('target').select(['target.archivedAt', 'target.phi', RESERVED_ID, sql<number | null>`NULL::int`.as('recordId')]),
+);
+
+/** The same, claiming a fresh Idempotency-Key of an active form in the same statement. */
+const claimingFormLookup = preparedQuery((_shape: null, values: ClaimRecord & { formId: number }) =>
+  ingestTarget(values)
+    .with('claim', (db) => claimInsert(db, db.selectFrom('target').select(claimValues(values)).where('target.archivedAt', 'is', null)))
+    .selectFrom('target')
+    .select(['target.archivedAt', 'target.phi', RESERVED_ID, (eb) => eb.selectFrom('claim').select('claim.id').as('recordId')]),
+);
+
+interface StoredSubmission extends Record<string, unknown> {
+  id: number;
+  accountId: number;
+  formId: number;
+  formData: string | null;
+  formDataCiphertext: Uint8Array<ArrayBuffer> | null;
+  formDataKeyId: string | null;
+  createdAt: Date;
+  recordId: number;
+}
+
+/** The event's INSERT (events.service.ts, a `Prisma.sql` statement of fixed text) as values of a prepared query. */
+const eventValues = (event: PrismaSql.Sql): Record<string, unknown> => Object.fromEntries(event.values.map((value, i) => [`event${i}`, value]));
+
+/**
+ * ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
+ * otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the
+ * event (its text is the shape: one compiled statement per event template).
+ */
+const storeSubmission = preparedQuery((eventText: readonly string[], values: StoredSubmission) =>
+  sqlBuilder
+    .with('created', (db) =>
+      db
+        .insertInto('Submission')
+        .values({
+          id: values.id,
+          accountId: values.accountId,
+          formId: values.formId,
+          formData: values.formData,
+          formDataCiphertext: values.formDataCiphertext,
+          formDataKeyId: values.formDataKeyId,
+          createdAt: values.createdAt,
+        })
+        .returning('id'),
+    )
+    .with('counted', (db) => db.updateTable('Form').set({ submissionCount: sql<number>`"submissionCount" + 1`, ...FORM_VERSION_BUMP }).where('id', '=', values.formId))
+    .with('claimed', (db) =>
+      db
+        .updateTable('IdempotencyRecord')
+        .set((eb) => ({ submissionId: eb.selectFrom('created').select('created.id'), completedAt: sql<Date>`now()` }))
+        .where('id', '=', values.recordId),
+    )
+    // A raw CTE body is not parenthesized by Kysely: the parentheses are part of the template.
+    .with('recorded', () => sql`(${sqlTemplate(eventText, eventText.slice(1).map((_, i) => values[`event${i}`]))})`)
+    .selectFrom('created')
+    .select('created.id'),
+);
+
 /**
  * The widget's pipeline: the submission, its form's counter, the idempotency record and its event (fanned out to
  * webhooks and emails by the worker) are written by ONE statement, so nothing is announced that was not stored
@@ -187,14 +338,11 @@ export async function ingestSubmission(
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
   // The form lookup reserves the submission's id (so that the event, which carries it, is complete before the
   // write) and claims a fresh Idempotency-Key of an active form.
-  const claimSql = idempotencyKey !== null && print !== null ? claimInsertSql(accountId, idempotencyKey, print, new Date(), Prisma.sql`FROM "target" WHERE "target"."archivedAt" IS NULL`) : null;
-  const [form] = await deps.db.sql<{ archivedAt: Date | null; phi: boolean; submissionId: number | null; recordId: number | null }>(Prisma.sql`
-    WITH "target" AS (SELECT "archivedAt", "phi" FROM "Form" WHERE "id" = ${formId} AND "accountId" = ${accountId})
-    ${claimSql ? Prisma.sql`, "claim" AS (${claimSql})` : Prisma.empty}
-    SELECT "target".*,
-           CASE WHEN "target"."archivedAt" IS NULL THEN nextval(pg_get_serial_sequence('"Submission"', 'id'))::int END AS "submissionId",
-           ${claimSql ? Prisma.sql`(SELECT "id" FROM "claim")` : Prisma.sql`NULL::int`} AS "recordId"
-    FROM "target"`);
+  const [form] = await deps.db.sql(
+    idempotencyKey !== null && print !== null
+      ? claimingFormLookup(null, { ...claimRecord(accountId, idempotencyKey, print, new Date()), formId })
+      : formLookup(null, { formId, accountId }),
+  );
   if (!form) throw notFound('form');
 
   let recordId = form.recordId;
@@ -226,25 +374,23 @@ export async function ingestSubmission(
     // Presented from the plain formData: a PHI form's event keeps ids only (eventData), so nothing is decrypted for it.
     const data = await present({ ...submission, formData: sealed ? null : submission.formData, formDataCiphertext: null, formDataKeyId: null });
     const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data });
-    // ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
-    // otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the event.
-    const [stored] = await deps.db.sql<{ id: number }>(Prisma.sql`
-      WITH created AS (
-        INSERT INTO "Submission" ("id", "accountId", "formId", "formData", "formDataCiphertext", "formDataKeyId", "createdAt")
-        VALUES (${submission.id}, ${accountId}, ${formId}, ${sealed ? null : JSON.stringify(formData)}::jsonb,
-                ${submission.formDataCiphertext}::bytea, ${submission.formDataKeyId}, ${submission.createdAt})
-        RETURNING "id"
-      ), counted AS (
-        UPDATE "Form" SET "submissionCount" = "submissionCount" + 1, ${FORM_VERSION_BUMP} WHERE "id" = ${formId}
-      ), claimed AS (
-        UPDATE "IdempotencyRecord" SET "submissionId" = (SELECT "id" FROM created), "completedAt" = now()
-        WHERE "id" = ${recordId ?? 0}
-      ), recorded AS (${event})
-      SELECT "id" FROM created`);
+    const [stored] = await deps.db.sql(
+      storeSubmission(event.strings, {
+        id: submission.id,
+        accountId,
+        formId,
+        formData: sealed ? null : JSON.stringify(formData),
+        formDataCiphertext: submission.formDataCiphertext,
+        formDataKeyId: submission.formDataKeyId,
+        createdAt: submission.createdAt,
+        recordId: recordId ?? 0,
+        ...eventValues(event),
+      }),
+    );
     if (!stored) throw new Error('the submission insert returned no row');
     return { submission, formData, replayed: false };
   } catch (error) {
-    if (recordId !== null) await releaseClaim(prisma, recordId);
+    if (recordId !== null) await releaseClaim(deps.db, recordId);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /* GET /site-catalog (site key): one site's active embeddable widgets. A site key reads no customer data, so
@@ -36,49 +36,52 @@ export interface CatalogFilter extends PageRequest {
 
 /* One branch per kind; each walks the table's siteId index. Form types are stored as their v1 names
    (`multi-step` is the enum's mapped value), so `type::text` is already what v1 shows. */
-const branches: Record<CatalogKind, (siteId: number) => Prisma.Sql> = {
-  form: (siteId) => Prisma.sql`
-    SELECT 'form' AS "kind", "id", "name", "type"::text AS "type", "createdAt", "updatedAt"
-    FROM "Form" WHERE "siteId" = ${siteId} AND "archivedAt" IS NULL`,
-  calendar: (siteId) => Prisma.sql`
-    SELECT 'calendar' AS "kind", "id", "name", NULL::text AS "type", "createdAt", "updatedAt"
-    FROM "CalendarWidget" WHERE "siteId" = ${siteId} AND "archivedAt" IS NULL`,
-  ecommerce: (siteId) => Prisma.sql`
-    SELECT 'ecommerce' AS "kind", "id", "name", "type"::text AS "type", "createdAt", "updatedAt"
-    FROM "EcommerceWidget" WHERE "siteId" = ${siteId} AND "archivedAt" IS NULL`,
-};
-
-/** A page row; the one padding row of an empty page has only `total`. */
-interface CatalogRow {
-  kind: CatalogKind | null;
-  id: number | null;
-  name: string;
-  type: string | null;
-  updatedAt: Date;
-  total: number;
-}
+const branches = {
+  form: (siteId: number) =>
+    sqlBuilder
+      .selectFrom('Form')
+      .select([sql<CatalogKind>`'form'`.as('kind'), 'id', 'name', sql<string | null>`"type"::text`.as('type'), 'createdAt', 'updatedAt'])
+      .where('siteId', '=', siteId)
+      .where('archivedAt', 'is', null),
+  calendar: (siteId: number) =>
+    sqlBuilder
+      .selectFrom('CalendarWidget')
+      .select([sql<CatalogKind>`'calendar'`.as('kind'), 'id', 'name', sql<string | null>`NULL::text`.as('type'), 'createdAt', 'updatedAt'])
+      .where('siteId', '=', siteId)
+      .where('archivedAt', 'is', null),
+  ecommerce: (siteId: number) =>
+    sqlBuilder
+      .selectFrom('EcommerceWidget')
+      .select([sql<CatalogKind>`'ecommerce'`.as('kind'), 'id', 'name', sql<string | null>`"type"::text`.as('type'), 'createdAt', 'updatedAt'])
+      .where('siteId', '=', siteId)
+      .where('archivedAt', 'is', null),
+} satisfies Record<CatalogKind, unknown>;
 
 /**
  * ONE statement whatever the data: the union of the kinds asked for, counted and paged together. The page is
- * LEFT JOINed to a one-row total, so a page past the end still reports the total.
+ * LEFT JOINed to a one-row total, so a page past the end still reports the total; its padding row has only it.
  */
 export async function listSiteCatalog(db: Database, siteId: number, filter: CatalogFilter): Promise<Page<CatalogEntry>> {
-  const kinds = filter.kind ? [filter.kind] : CATALOG_KINDS;
-  const union = Prisma.join(kinds.map((kind) => branches[kind](siteId)), ' UNION ALL ');
+  const [first, ...others] = (filter.kind ? [filter.kind] : CATALOG_KINDS).map((kind) => branches[kind](siteId));
+  if (!first) throw new Error('no catalog kind');
+  const union = others.reduce((all, branch) => all.unionAll(branch), first);
   const { skip, take } = skipTake(filter);
-  const rows = await db.sql<CatalogRow>(Prisma.sql`
-    WITH "widgets" AS (${union}),
-    "counted" AS (SELECT count(*)::int AS "total" FROM "widgets"),
-    "page" AS (
-      SELECT * FROM "widgets" ORDER BY "createdAt" DESC, "id" DESC, "kind" ASC LIMIT ${take} OFFSET ${skip}
-    )
-    SELECT "page"."kind", "page"."id", "page"."name", "page"."type", "page"."updatedAt", "counted"."total"
-    FROM "counted" LEFT JOIN "page" ON true
-    ORDER BY "page"."createdAt" DESC, "page"."id" DESC, "page"."kind" ASC`);
+  const rows = await db.sql(
+    sqlBuilder
+      .with('widgets', () => union)
+      .with('counted', (qc) => qc.selectFrom('widgets').select(sql<number>`count(*)::int`.as('total')))
+      .with('page', (qc) => qc.selectFrom('widgets').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').orderBy('kind', 'asc').limit(take).offset(skip))
+      .selectFrom('counted')
+      .leftJoin('page', (join) => join.onTrue())
+      .select(['page.kind', 'page.id', 'page.name', 'page.type', 'page.updatedAt', 'counted.total'])
+      .orderBy('page.createdAt', 'desc')
+      .orderBy('page.id', 'desc')
+      .orderBy('page.kind', 'asc'),
+  );
   const total = Number(rows[0]?.total ?? 0);
   const data: CatalogEntry[] = [];
   for (const row of rows) {
-    if (row.kind === null || row.id === null) continue;
+    if (row.kind === null || row.id === null || row.name === null || row.updatedAt === null) continue;
     data.push({ kind: row.kind, id: row.id, name: row.name, type: row.type, updatedAt: row.updatedAt, embedHtml: embedHtml(row.kind, row.id) });
   }
   return toPage(data, filter, total);
