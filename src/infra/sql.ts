@@ -1,5 +1,4 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
-import type { Prisma } from '../generated/prisma/client.js';
 import type { DB } from '../generated/kysely/types.js';
 
 /**
@@ -34,11 +33,6 @@ export function sqlTemplate<T = unknown>(strings: readonly string[], values: rea
   return sql<T>(Object.assign([...strings], { raw: [...strings] }) as TemplateStringsArray, ...values);
 }
 
-/**
- * A statement still written with `Prisma.sql` (event and export code not moved yet), embedded in a Kysely query
- * with its values kept as parameters.
- */
-export const fromPrismaSql = <T = unknown>(statement: Prisma.Sql): RawBuilder<T> => sqlTemplate<T>(statement.strings, statement.values);
 
 /** Stands for a value while a prepared query is built and compiled (see `preparedQuery`). */
 class StandIn {

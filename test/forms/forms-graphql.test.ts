@@ -108,16 +108,16 @@ describe('forms over GraphQL', () => {
     const form = await t.db.prisma.form.create({ data: { accountId: acme.id, siteId: acme.sites.main!.id, name: 'Sources', fields: [] } });
     await t.db.prisma.submission.create({ data: { accountId: acme.id, formId: form.id, formData: {}, sourceDomain: 'shop.example' } });
     await t.useKeyOnce(key);
-    const lateral = () => t.db.queries.find((sql) => sql.includes('CROSS JOIN LATERAL')) ?? '';
+    const lateral = () => t.db.queries.find((sql) => /join lateral/i.test(sql)) ?? '';
     t.db.resetQueryCount();
     const without = await t.graphql('query($id: Int!) { form(id: $id) { latestSubmissions { id } } }', { id: form.id }, key);
     expect(without.body.errors).toBeUndefined();
-    expect(lateral()).toContain('NULL::text AS "sourceDomain"');
+    expect(lateral()).toMatch(/NULL::text as "sourceDomain"/i);
     t.db.resetQueryCount();
     const asked = await t.graphql('query($id: Int!) { form(id: $id) { latestSubmissions { ...Source } } } fragment Source on Submission { sourceDomain }', { id: form.id }, key);
     expect(asked.body.errors).toBeUndefined();
     expect(asked.body.data.form.latestSubmissions).toStrictEqual([{ sourceDomain: 'shop.example' }]);
-    expect(lateral()).toContain('s."sourceDomain"');
+    expect(lateral()).toMatch(/"s"\."sourceDomain"|s\."sourceDomain"/);
   });
 });
 

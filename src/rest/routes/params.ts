@@ -12,4 +12,8 @@ export const idQueryParam = idTextWith('must be a positive integer');
  */
 export const isoDateTimeParam = z.iso
   .datetime({ offset: true })
-  .refine((raw) => parseIsoDateTime(raw) !== null, 'must be an ISO 8601 date-time between years 1 and 9999 with an offset or Z');
+  .refine((raw) => parseIsoDateTime(raw) !== null, {
+    message: 'must be an ISO 8601 date-time between years 1 and 9999 with an offset or Z',
+    // Only once the format holds: a malformed value gets the one format message.
+    when: (payload) => payload.issues.length === 0,
+  });
