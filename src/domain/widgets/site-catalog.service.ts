@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { sql, sqlBuilder } from '../../infra/sql.js';
+import { sql, sqlBuilder, type RawBuilder } from '../../infra/sql.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /* GET /site-catalog (site key): one site's active embeddable widgets. A site key reads no customer data, so
@@ -36,25 +36,17 @@ export interface CatalogFilter extends PageRequest {
 
 /* One branch per kind; each walks the table's siteId index. Form types are stored as their v1 names
    (`multi-step` is the enum's mapped value), so `type::text` is already what v1 shows. */
+const branch = (table: 'Form' | 'CalendarWidget' | 'EcommerceWidget', kind: CatalogKind, type: RawBuilder<string | null>) => (siteId: number) =>
+  sqlBuilder
+    .selectFrom(table)
+    .select([sql.lit(kind).$castTo<CatalogKind>().as('kind'), 'id', 'name', type.as('type'), 'createdAt', 'updatedAt'])
+    .where('siteId', '=', siteId)
+    .where('archivedAt', 'is', null);
+
 const branches = {
-  form: (siteId: number) =>
-    sqlBuilder
-      .selectFrom('Form')
-      .select([sql<CatalogKind>`'form'`.as('kind'), 'id', 'name', sql<string | null>`"type"::text`.as('type'), 'createdAt', 'updatedAt'])
-      .where('siteId', '=', siteId)
-      .where('archivedAt', 'is', null),
-  calendar: (siteId: number) =>
-    sqlBuilder
-      .selectFrom('CalendarWidget')
-      .select([sql<CatalogKind>`'calendar'`.as('kind'), 'id', 'name', sql<string | null>`NULL::text`.as('type'), 'createdAt', 'updatedAt'])
-      .where('siteId', '=', siteId)
-      .where('archivedAt', 'is', null),
-  ecommerce: (siteId: number) =>
-    sqlBuilder
-      .selectFrom('EcommerceWidget')
-      .select([sql<CatalogKind>`'ecommerce'`.as('kind'), 'id', 'name', sql<string | null>`"type"::text`.as('type'), 'createdAt', 'updatedAt'])
-      .where('siteId', '=', siteId)
-      .where('archivedAt', 'is', null),
+  form: branch('Form', 'form', sql<string | null>`"type"::text`),
+  calendar: branch('CalendarWidget', 'calendar', sql<string | null>`NULL::text`),
+  ecommerce: branch('EcommerceWidget', 'ecommerce', sql<string | null>`"type"::text`),
 } satisfies Record<CatalogKind, unknown>;
 
 /**
