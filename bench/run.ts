@@ -379,7 +379,14 @@ async function main(): Promise<void> {
     };
     for (const stage of STAGES.filter((candidate) => STAGE_NAMES.includes(candidate.name))) {
       log(`stage ${stage.name}: ${stage.title}`);
-      stageResults[stage.name] = await stage.run(context);
+      try {
+        stageResults[stage.name] = await stage.run(context);
+      } catch (error) {
+        // One broken stage must not cost the figures of the others: it is reported, with no targets met.
+        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        log(`stage ${stage.name} FAILED: ${message}`);
+        stageResults[stage.name] = { figures: { failed: message.split('\n')[0] ?? message }, targets: [{ name: `stage ${stage.name} ran`, target: 'yes', value: null, holds: false }] };
+      }
     }
   } finally {
     if (gateway) await gateway.stop();
