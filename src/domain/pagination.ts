@@ -44,6 +44,15 @@ export function parsePaginationQuery(page: string | undefined, limit: string | u
 
 export const skipTake = ({ page, limit }: PageRequest): { skip: number; take: number } => ({ skip: (page - 1) * limit, take: limit });
 
+/** The v1 list order: newest first, ties broken by the newer id. */
+export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** A page from its total and a read of its rows; a page past the end reads nothing. */
+export async function pageOf<T>(request: PageRequest, total: number, read: (window: { skip: number; take: number }) => Promise<T[]>): Promise<Page<T>> {
+  const window = skipTake(request);
+  return toPage(total > window.skip ? await read(window) : [], request, total);
+}
+
 export function toPage<T>(data: T[], request: PageRequest, total: number): Page<T> {
   return { data, pagination: { page: request.page, limit: request.limit, total, pages: Math.ceil(total / request.limit) } };
 }

@@ -14,7 +14,7 @@ import {
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
-import { pageField, pageRef } from './pagination.js';
+import { pageField, pageRef, type QueryFieldBuilder } from './pagination.js';
 import { widgetField, widgetListField } from './widget-list.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
@@ -87,6 +87,23 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
 
 const OrderPage = pageRef('OrderPage', OrderRef);
 
+const requiredId = (t: QueryFieldBuilder) => t.arg.int({ required: true });
+
+/** The orders of one shop widget or collection, newest first, filtered by status and createdAt (contract §6.1). */
+function ordersField<Parent extends 'ecommerceWidgetId' | 'collectionId'>(t: QueryFieldBuilder, parent: Parent, what: string, list: typeof listWidgetOrders) {
+  // The parent's id argument keeps its v1 name (ecommerceWidgetId, collectionId).
+  const parentArg = { [parent]: requiredId(t) } as Record<Parent, ReturnType<typeof requiredId>>;
+  return pageField(t, {
+    type: OrderPage,
+    description: `${what}, newest first; optional status and createdAt range [createdFrom, createdBefore)`,
+    authScopes: { scope: 'read:orders' },
+    args: { ...parentArg, ...statusFilterArgs(t.arg, OrderStatusEnum) },
+    resolve: (args, page, context) =>
+      // TypeScript cannot index Pothos' argument shape by a generic key: it is the required int declared above.
+      list(context.deps.db.prisma, requireApiKeyViewer(context).accountId, (args as unknown as Record<Parent, number>)[parent], { ...page, ...statusFilter(args) }),
+  });
+}
+
 builder.queryFields((t) => ({
   ecommerceWidgets: widgetListField(t, {
     type: EcommerceWidgetPage,
@@ -96,14 +113,7 @@ builder.queryFields((t) => ({
     list: listEcommerceWidgets,
   }),
   ecommerceWidget: widgetField(t, 'EcommerceWidget', 'read:ecommerce', getEcommerceWidgetOrThrow),
-  ecommerceWidgetOrders: pageField(t, {
-    type: OrderPage,
-    description: 'Widget-mode orders of a shop widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
-    authScopes: { scope: 'read:orders' },
-    args: { ecommerceWidgetId: t.arg.int({ required: true }), ...statusFilterArgs(t.arg, OrderStatusEnum) },
-    resolve: (args, page, context) =>
-      listWidgetOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.ecommerceWidgetId, { ...page, ...statusFilter(args) }),
-  }),
+  ecommerceWidgetOrders: ordersField(t, 'ecommerceWidgetId', 'Widget-mode orders of a shop widget', listWidgetOrders),
   collections: widgetListField(t, {
     type: CollectionPage,
     typeName: 'Collection',
@@ -112,14 +122,7 @@ builder.queryFields((t) => ({
     list: listCollections,
   }),
   collection: widgetField(t, 'Collection', 'read:ecommerce', getCollectionOrThrow),
-  collectionOrders: pageField(t, {
-    type: OrderPage,
-    description: 'Cart/catalog orders of a collection, newest first; optional status and createdAt range [createdFrom, createdBefore)',
-    authScopes: { scope: 'read:orders' },
-    args: { collectionId: t.arg.int({ required: true }), ...statusFilterArgs(t.arg, OrderStatusEnum) },
-    resolve: (args, page, context) =>
-      listCollectionOrders(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.collectionId, { ...page, ...statusFilter(args) }),
-  }),
+  collectionOrders: ordersField(t, 'collectionId', 'Cart/catalog orders of a collection', listCollectionOrders),
   order: t.field({
     type: OrderRef,
     description: 'Any order of the account: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)',

@@ -1,6 +1,6 @@
 import { notFound } from '../../errors.js';
 import type { Booking, BookingStatus, CalendarWidget, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+import { NEWEST_FIRST, pageOf, type Page, type PageRequest } from '../pagination.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, totalPlan, type CreatedRange, type TotalPlan } from '../list-filters.js';
 
@@ -11,8 +11,6 @@ import { assertCreatedRange, totalPlan, type CreatedRange, type TotalPlan } from
 type Db = PrismaClient | Prisma.TransactionClient;
 /** Pothos' selection for the fields a GraphQL query asked for, spread into reads. */
 export type CalendarWidgetQuery = Omit<Prisma.CalendarWidgetFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
-
-const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
 /**
  * Decisions §4: every key whose name contains "webhook" (any case) is removed, at any depth, arrays included.
@@ -38,19 +36,21 @@ export interface WidgetListFilter extends PageRequest {
   domainId?: number | null;
 }
 
+/** A widget list's rows: the account's widgets not archived, of one registered domain when `domainId` is given. */
+export const activeWidgetsWhere = (accountId: number, filter: WidgetListFilter) => ({
+  accountId,
+  archivedAt: null,
+  ...(filter.domainId != null && { siteId: filter.domainId }),
+});
+
 /**
  * Archived widgets leave the lists and their single reads answer 404, like archived forms; their bookings stay
  * readable. The count is of widgets (indexed by account), never of bookings: bookingCount is a column.
  */
 export async function listCalendarWidgets(prisma: Db, accountId: number, filter: WidgetListFilter, query: CalendarWidgetQuery = {}): Promise<Page<CalendarWidget>> {
-  const where: Prisma.CalendarWidgetWhereInput = {
-    accountId,
-    archivedAt: null,
-    ...(filter.domainId != null && { siteId: filter.domainId }),
-  };
+  const where: Prisma.CalendarWidgetWhereInput = activeWidgetsWhere(accountId, filter);
   const total = await prisma.calendarWidget.count({ where });
-  const data = total > skipTake(filter).skip ? await prisma.calendarWidget.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
-  return toPage(data, filter, total);
+  return pageOf(filter, total, (window) => prisma.calendarWidget.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...window }));
 }
 
 /** Another account's widget is indistinguishable from an absent one. */
@@ -120,10 +120,7 @@ export async function listCalendarBookings(prisma: Db, accountId: number, widget
   const total = filteredTotal(plan, widget.bookingCount, '_count' in widget ? (widget._count as { bookings: number }).bookings : undefined);
   const range = createdAtRange(filter);
   const where: Prisma.BookingWhereInput = { calendarWidgetId: widgetId, ...status, ...(range && { createdAt: range }) };
-  const data = total > skipTake(filter).skip
-    ? await prisma.booking.findMany({ where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...skipTake(filter) })
-    : [];
-  return toPage(data, filter, total);
+  return pageOf(filter, total, (window) => prisma.booking.findMany({ where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...window }));
 }
 
 export async function getBookingOrThrow(prisma: Db, accountId: number, id: number): Promise<BookingView> {

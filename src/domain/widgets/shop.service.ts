@@ -2,9 +2,9 @@ import type { SqlExecutor } from '../../infra/db-driver.js';
 import { preparedQuery, sqlBuilder } from '../../infra/sql.js';
 import { notFound } from '../../errors.js';
 import type { Collection, EcommerceWidget, Order, OrderStatus, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { countedCreatedAt, createdAtRange, filteredTotal, type WidgetListFilter } from './calendars.service.js';
+import { activeWidgetsWhere, countedCreatedAt, createdAtRange, filteredTotal, type WidgetListFilter } from './calendars.service.js';
 import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
-import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+import { NEWEST_FIRST, pageOf, type Page, type PageRequest } from '../pagination.js';
 import { isPlainObject } from '../validation.js';
 
 /* Shop widgets, collections and their orders: read-only in v1. Payment-provider ids (providerPriceId,
@@ -15,18 +15,11 @@ type Db = PrismaClient | Prisma.TransactionClient;
 export type EcommerceWidgetQuery = Omit<Prisma.EcommerceWidgetFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
 export type CollectionQuery = Omit<Prisma.CollectionFindManyArgs, 'where' | 'orderBy' | 'skip' | 'take' | 'cursor'>;
 
-const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-
 /** Archived shop widgets leave the lists and answer 404, like archived forms; their orders stay readable. */
 export async function listEcommerceWidgets(prisma: Db, accountId: number, filter: WidgetListFilter, query: EcommerceWidgetQuery = {}): Promise<Page<EcommerceWidget>> {
-  const where: Prisma.EcommerceWidgetWhereInput = {
-    accountId,
-    archivedAt: null,
-    ...(filter.domainId != null && { siteId: filter.domainId }),
-  };
+  const where: Prisma.EcommerceWidgetWhereInput = activeWidgetsWhere(accountId, filter);
   const total = await prisma.ecommerceWidget.count({ where });
-  const data = total > skipTake(filter).skip ? await prisma.ecommerceWidget.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
-  return toPage(data, filter, total);
+  return pageOf(filter, total, (window) => prisma.ecommerceWidget.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...window }));
 }
 
 export async function getEcommerceWidgetOrThrow(prisma: Db, accountId: number, id: number, query: EcommerceWidgetQuery = {}): Promise<EcommerceWidget> {
@@ -38,8 +31,7 @@ export async function getEcommerceWidgetOrThrow(prisma: Db, accountId: number, i
 export async function listCollections(prisma: Db, accountId: number, filter: WidgetListFilter, query: CollectionQuery = {}): Promise<Page<Collection>> {
   const where: Prisma.CollectionWhereInput = { accountId, ...(filter.domainId != null && { siteId: filter.domainId }) };
   const total = await prisma.collection.count({ where });
-  const data = total > skipTake(filter).skip ? await prisma.collection.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
-  return toPage(data, filter, total);
+  return pageOf(filter, total, (window) => prisma.collection.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...window }));
 }
 
 export async function getCollectionOrThrow(prisma: Db, accountId: number, id: number, query: CollectionQuery = {}): Promise<Collection> {
@@ -96,8 +88,7 @@ function orderWhere(owner: Prisma.OrderWhereInput, filter: OrderListFilter): Pri
 }
 
 async function pageOfOrders(prisma: Db, where: Prisma.OrderWhereInput, filter: OrderListFilter, total: number): Promise<Page<OrderView>> {
-  const data = total > skipTake(filter).skip ? await prisma.order.findMany({ where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...skipTake(filter) }) : [];
-  return toPage(data, filter, total);
+  return pageOf(filter, total, (window) => prisma.order.findMany({ where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...window }));
 }
 
 /**
