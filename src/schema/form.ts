@@ -2,10 +2,10 @@ import { requireApiKeyViewer } from '../context.js';
 import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../domain/forms/form-input.js';
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
 import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../domain/forms/forms.service.js';
-import { normalizePagination } from '../domain/pagination.js';
 import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
+import { LATEST_SUBMISSIONS_SCOPE, latestRead, prefetchLatestSubmissions } from './latest-submissions.js';
 import { pageField, pageRef } from './pagination.js';
 import { selectsPath } from './selection.js';
 import { SubmissionRef } from './submission.js';
@@ -40,13 +40,13 @@ export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
     latestSubmissions: t.field({
       type: [SubmissionRef],
       description: 'The newest submissions of this form (batched across all forms of a page)',
-      authScopes: { scope: 'read:submissions' },
+      authScopes: { scope: LATEST_SUBMISSIONS_SCOPE },
       args: { limit: t.arg.int({ defaultValue: 5 }) },
       complexity: (args) => ({ field: 1, multiplier: args.limit ?? 5 }),
-      resolve: (form, args, context, info) =>
-        context.loaders
-          .latestSubmissions(normalizePagination(1, args.limit).limit, { formData: selectsPath(info, ['formData']), sourceDomain: selectsPath(info, ['sourceDomain']) })
-          .load(form.id),
+      resolve: (form, args, context, info) => {
+        const { limit, columns } = latestRead(info, args.limit);
+        return context.loaders.latestSubmissionsOf(limit, columns, form.id);
+      },
     }),
   }),
 });
@@ -107,13 +107,16 @@ builder.queryFields((t) => ({
     description: 'Active forms (or only archived ones), newest first',
     authScopes: { scope: 'read:forms' },
     args: { domainId: t.arg.int(), archived: t.arg.boolean() },
-    resolve: (args, page, context, info) =>
-      listForms(context.deps.db, requireApiKeyViewer(context).accountId, {
+    resolve: async (args, page, context, info) => {
+      const forms = await listForms(context.deps.db, requireApiKeyViewer(context).accountId, {
         ...page,
         domainId: args.domainId,
         archived: args.archived,
         withFields: selectsPath(info, ['data', 'fields']),
-      }),
+      });
+      await prefetchLatestSubmissions(forms.data.map((form) => form.id), context, info, ['data', 'latestSubmissions']);
+      return forms;
+    },
   }),
   form: t.field({
     type: FormRef,
