@@ -31,6 +31,21 @@ function textOf(query: Statement<unknown>): { text: string; values: readonly unk
   return { text: query.text, values: query.values };
 }
 
+/**
+ * The same statements sent through a Prisma client or interactive transaction (Prisma's raw path), for the few
+ * writers that are handed one instead of the driver: the fixture import, whose one transaction also writes the
+ * tables Prisma owns, and the audit of PHI reads made by GraphQL resolvers that pass the Prisma client. Rows come
+ * back as Prisma's raw path converts them.
+ */
+export function prismaSql(client: Pick<Prisma.TransactionClient, '$queryRawUnsafe'>): SqlExecutor {
+  return {
+    sql: <Row>(query: Statement<Row>) => {
+      const { text, values } = textOf(query);
+      return client.$queryRawUnsafe<Row[]>(text, ...values);
+    },
+  };
+}
+
 /** A transaction on one connection. `executeSql` is also pg-boss's `db`: jobs inserted through it commit with it. */
 export interface SqlTransaction extends SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;

@@ -166,7 +166,7 @@ export async function exportFormSubmissions(
 ): Promise<AsyncIterable<string>> {
   const form = await getExportableFormOrThrow(deps.db, reader.accountId, formId);
   if (form.phi) {
-    await recordAuditBatch(deps.db.prisma, [{ ...reader, action: 'submissions.exported', resource: 'form', resourceId: form.id, formId: form.id }]);
+    await recordAuditBatch(deps.db, [{ ...reader, action: 'submissions.exported', resource: 'form', resourceId: form.id, formId: form.id }]);
   }
   const query: ExportQuery = { form, accountId: reader.accountId, range: request.range };
   return chunked(request.format === 'csv' ? csvLines(deps.db, deps.phi, query) : ndjsonLines(deps.db, request.present, query));

@@ -1,7 +1,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../infra/db.js';
-import type { SqlExecutor } from '../../infra/db-driver.js';
+import { prismaSql, type SqlExecutor } from '../../infra/db-driver.js';
 import { preparedQuery, sql, sqlBuilder, sqlTemplate } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import { Prisma as PrismaSql, type Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
@@ -43,11 +43,14 @@ export interface Reader {
   apiKeyId: number | null;
 }
 
-/** Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. */
+/**
+ * Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. Sent on
+ * the Prisma client its GraphQL callers (src/schema) hand over.
+ */
 export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submissions: Submission[]): Promise<void> {
   // The key id marks an encrypted (PHI) row even when a read leaves its formData out: listing it is still a read.
   const phiIds = submissions.filter((submission) => submission.formDataKeyId !== null).map((submission) => submission.id);
-  if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
+  if (phiIds.length) await recordSubmissionReads(prismaSql(prisma), reader, phiIds);
 }
 
 /** Every column of a Submission row aliased `s`, formData left out as null when not shown: export.service.ts's, until it moves to sql.ts. */
