@@ -13,8 +13,8 @@ import type { Prisma } from '../generated/prisma/client.js';
 export interface SqlExecutor {
   /**
    * One statement; outside `transaction`, never inside another caller's transaction. A query built with
-   * sql.ts's `sqlBuilder` comes back typed by its selection; a `Prisma.sql` statement (code not moved to
-   * sql.ts yet) by the caller's `Row`.
+   * sql.ts's `sqlBuilder` comes back typed by its selection; a `Prisma.sql` statement (left only in app.ts's
+   * health check and event-relay.ts; once they move to sql.ts, `Statement` is `Compilable` alone) by the caller's `Row`.
    */
   sql<Row>(query: Statement<Row>): Promise<Row[]>;
 }

@@ -41,10 +41,6 @@ export type { DB };
 /** A whole statement written as Kysely's `sql` template (what the builder cannot say), typed by its rows. */
 export const rawStatement = <Row>(statement: RawBuilder<Row>): Compilable<Row> => ({ compile: () => statement.compile(sqlBuilder) });
 
-/** A `sql` template from its strings and values (a `Prisma.sql` statement's, or a prepared query's stand-ins). */
-export function sqlTemplate<T = unknown>(strings: readonly string[], values: readonly unknown[]): RawBuilder<T> {
-  return sql<T>(Object.assign([...strings], { raw: [...strings] }) as TemplateStringsArray, ...values);
-}
 
 /**
  * An INSERT of any number of rows as one statement with ONE parameter: the rows as a JSON array, which PostgreSQL

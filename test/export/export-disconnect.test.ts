@@ -42,7 +42,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const batchReads = () => t.db.queries.filter((sql) => sql.includes('FROM "Submission" s') && sql.includes('ORDER BY s."createdAt", s."id"')).length;
+const batchReads = () => t.db.queries.filter((sql) => sql.includes('from "Submission" as "s"') && sql.includes('order by "s"."createdAt", "s"."id" limit')).length;
 
 function openExport(): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
