@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '../src/generated/prisma/client.js';
-import { preparedQuery, sqlBuilder } from '../src/infra/sql.js';
+import { preparedQuery, rawStatement, sql, sqlBuilder } from '../src/infra/sql.js';
 import { listForms } from '../src/domain/forms/forms.service.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
@@ -20,14 +19,14 @@ describe('Database.sql (one statement straight on the driver)', () => {
     process.env.TZ = 'America/New_York';
     const at = new Date('2026-03-08T06:30:00.123Z');
     const account = await db.prisma.account.create({ data: { name: 'Zone', kind: 'organization', ownerEmail: 'zone@example.com', plan: 'pro', webhookSigningSecret: 'whsec_zone' } });
-    await db.sql(Prisma.sql`UPDATE "Account" SET "createdAt" = ${at} WHERE "id" = ${account.id}`);
+    await db.sql(rawStatement(sql`UPDATE "Account" SET "createdAt" = ${at} WHERE "id" = ${account.id}`));
     const viaPrisma = await db.prisma.account.findUniqueOrThrow({ where: { id: account.id } });
     expect(viaPrisma.createdAt).toEqual(at);
 
-    const [row] = await db.sql<{ createdAt: Date; doc: unknown; ids: number[]; words: string[]; bytes: Uint8Array; n: number }>(Prisma.sql`
+    const [row] = await db.sql(rawStatement(sql<{ createdAt: Date; doc: unknown; ids: number[]; words: string[]; bytes: Uint8Array; n: number }>`
       SELECT a."createdAt", '{"a":[1,"x"]}'::jsonb AS "doc", ARRAY[3, 1]::integer[] AS "ids", ARRAY['read:forms']::text[] AS "words",
              '\\x0102'::bytea AS "bytes", count(*) OVER ()::int AS "n"
-      FROM "Account" a WHERE a."id" = ${account.id}`);
+      FROM "Account" a WHERE a."id" = ${account.id}`));
     expect(row!.createdAt).toEqual(at);
     expect(row!.doc).toStrictEqual({ a: [1, 'x'] });
     expect(row!.ids).toStrictEqual([3, 1]);
@@ -39,14 +38,14 @@ describe('Database.sql (one statement straight on the driver)', () => {
   it('reads every precision of timestamp(3) exactly (PostgreSQL drops trailing zeros of the fraction)', async () => {
     const texts = ['2026-11-23 14:50:18.305', '2026-11-23 14:50:18.3', '2026-11-23 14:50:18.31', '2026-11-23 14:50:18', '1970-01-01 00:00:00.001', '0099-01-01 00:00:00'];
     for (const text of texts) {
-      const [row] = await db.sql<{ at: Date }>(Prisma.sql`SELECT ${text}::timestamp(3) AS "at"`);
+      const [row] = await db.sql(rawStatement(sql<{ at: Date }>`SELECT ${text}::timestamp(3) AS "at"`));
       expect(row!.at.toISOString(), text).toBe(new Date(`${text.replace(' ', 'T')}Z`).toISOString());
     }
   });
 
   it('is counted like Prisma statements (the tests’ statement budgets see it)', async () => {
     db.resetQueryCount();
-    await db.sql(Prisma.sql`SELECT 1`);
+    await db.sql(rawStatement(sql`SELECT 1`));
     expect(db.queries).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
-import { Prisma } from '../../src/generated/prisma/client.js';
+import { rawStatement, sql } from '../../src/infra/sql.js';
 import { openDatabase } from '../../src/infra/db.js';
 import { BENCH_DB, databaseUrl, dropDatabase, recreateDatabase } from '../dataset.js';
 import { readRss } from '../driver.js';
@@ -119,10 +119,10 @@ async function runImport(file: string, env: Record<string, string>): Promise<Imp
 async function check(target: { databaseUrl: string | null; dataDir: string }): Promise<{ rows: number; countersExact: boolean; phiPlain: number }> {
   const db = await openDatabase({ ...target });
   try {
-    const [row] = await db.sql<{ rows: number; counted: number; bad: number; phiPlain: number }>(Prisma.sql`SELECT (SELECT count(*)::int FROM "Submission") AS rows,
+    const [row] = await db.sql(rawStatement(sql<{ rows: number; counted: number; bad: number; phiPlain: number }>`SELECT (SELECT count(*)::int FROM "Submission") AS rows,
                     (SELECT coalesce(sum("submissionCount"), 0)::int FROM "Form") AS counted,
                     (SELECT count(*)::int FROM "Form" f WHERE f."submissionCount" <> (SELECT count(*) FROM "Submission" s WHERE s."formId" = f.id)) AS bad,
-                    (SELECT count(*)::int FROM "Submission" s JOIN "Form" f ON f.id = s."formId" WHERE f.phi AND (s."formData" IS NOT NULL OR s."formDataCiphertext" IS NULL)) AS "phiPlain"`);
+                    (SELECT count(*)::int FROM "Submission" s JOIN "Form" f ON f.id = s."formId" WHERE f.phi AND (s."formData" IS NOT NULL OR s."formDataCiphertext" IS NULL)) AS "phiPlain"`));
     return { rows: row!.rows, countersExact: row!.bad === 0 && row!.counted === row!.rows, phiPlain: row!.phiPlain };
   } finally {
     await db.close();

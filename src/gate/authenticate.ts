@@ -64,7 +64,7 @@ async function findUnderPreviousPepper(deps: AppDeps, key: string, keyHash: stri
   const [row] = await deps.db.sql(apiKeyRows.where(sql<boolean>`k."keyHash" = ANY(${previous}::text[])`));
   if (!row || !deps.hasher.matchesPrevious(previous, row.keyHash)) return undefined;
   // Conditional on the old hash: a concurrent request that re-hashed it first makes this a no-op.
-  await deps.db.sql(sqlBuilder.updateTable('ApiKey').set({ keyHash }).where('id', '=', row.id).where('keyHash', '=', row.keyHash));
+  await deps.db.prisma.apiKey.updateMany({ where: { id: row.id, keyHash: row.keyHash }, data: { keyHash } });
   return { ...row, keyHash };
 }
 
@@ -107,9 +107,10 @@ type SiteRow = InferResult<typeof siteRows>[number];
 
 async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<SiteRow | undefined> {
   const previous = deps.hasher.previousHashes(key);
-  const [site] = await deps.db.sql(siteRows.where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
-  if (!site || !deps.hasher.matchesPrevious(previous, site.siteKeyHash)) return undefined;
-  // Raw, not site.update: re-hashing is no change of the site, so updatedAt stays.
-  await deps.db.sql(sqlBuilder.updateTable('Site').set({ siteKeyHash: keyHash }).where('id', '=', site.id).where('siteKeyHash', '=', site.siteKeyHash));
+  const [found] = await deps.db.sql(siteRows.select('updatedAt').where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
+  if (!found || !deps.hasher.matchesPrevious(previous, found.siteKeyHash)) return undefined;
+  const { updatedAt, ...site } = found;
+  // Re-hashing is no change of the site: its updatedAt is written back as it was (Prisma would move it).
+  await deps.db.prisma.site.updateMany({ where: { id: site.id, siteKeyHash: site.siteKeyHash }, data: { siteKeyHash: keyHash, updatedAt } });
   return { ...site, siteKeyHash: keyHash };
 }

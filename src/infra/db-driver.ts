@@ -13,8 +13,8 @@ import type { Prisma } from '../generated/prisma/client.js';
 export interface SqlExecutor {
   /**
    * One statement; outside `transaction`, never inside another caller's transaction. A query built with
-   * sql.ts's `sqlBuilder` comes back typed by its selection; a `Prisma.sql` statement (code not moved to
-   * sql.ts yet) by the caller's `Row`.
+   * sql.ts's `sqlBuilder` comes back typed by its selection; a `Prisma.sql` statement (left only in app.ts's
+   * health check and event-relay.ts; once they move to sql.ts, `Statement` is `Compilable` alone) by the caller's `Row`.
    */
   sql<Row>(query: Statement<Row>): Promise<Row[]>;
 }
@@ -29,6 +29,21 @@ function textOf(query: Statement<unknown>): { text: string; values: readonly unk
     return { text: compiled.sql, values: compiled.parameters };
   }
   return { text: query.text, values: query.values };
+}
+
+/**
+ * The same statements sent through a Prisma client or interactive transaction (Prisma's raw path), for the few
+ * writers that are handed one instead of the driver: the fixture import, whose one transaction also writes the
+ * tables Prisma owns, and the audit of PHI reads made by GraphQL resolvers that pass the Prisma client. Rows come
+ * back as Prisma's raw path converts them.
+ */
+export function prismaSql(client: Pick<Prisma.TransactionClient, '$queryRawUnsafe'>): SqlExecutor {
+  return {
+    sql: <Row>(query: Statement<Row>) => {
+      const { text, values } = textOf(query);
+      return client.$queryRawUnsafe<Row[]>(text, ...values);
+    },
+  };
 }
 
 /** A transaction on one connection. `executeSql` is also pg-boss's `db`: jobs inserted through it commit with it. */

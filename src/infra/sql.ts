@@ -1,4 +1,17 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type RawBuilder,
+} from 'kysely';
 import type { DB } from '../generated/kysely/types.js';
 
 /**
@@ -28,11 +41,23 @@ export type { DB };
 /** A whole statement written as Kysely's `sql` template (what the builder cannot say), typed by its rows. */
 export const rawStatement = <Row>(statement: RawBuilder<Row>): Compilable<Row> => ({ compile: () => statement.compile(sqlBuilder) });
 
-/** A `sql` template from its strings and values (a `Prisma.sql` statement's, or a prepared query's stand-ins). */
-export function sqlTemplate<T = unknown>(strings: readonly string[], values: readonly unknown[]): RawBuilder<T> {
-  return sql<T>(Object.assign([...strings], { raw: [...strings] }) as TemplateStringsArray, ...values);
-}
 
+/**
+ * An INSERT of any number of rows as one statement with ONE parameter: the rows as a JSON array, which PostgreSQL
+ * turns into the table's row type (json_populate_recordset: jsonb, enums, timestamps as ISO text). Its text is the
+ * same whatever the row count (db-driver.ts names statements by text), and no driver converts values one by one.
+ */
+export function insertJsonRows<T extends keyof DB & string, C extends keyof Insertable<DB[T]> & string>(
+  table: T,
+  columns: readonly C[],
+  rows: readonly Pick<Insertable<DB[T]>, C>[],
+): InsertQueryBuilder<DB, T, InsertResult> {
+  const names = sql.join(columns.map((column) => sql.ref(column)));
+  return sqlBuilder
+    .insertInto(table)
+    .columns(columns as never)
+    .expression(sql`SELECT ${names} FROM json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::json)`);
+}
 
 /** Stands for a value while a prepared query is built and compiled (see `preparedQuery`). */
 class StandIn {

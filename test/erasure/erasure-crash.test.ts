@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '../../src/generated/prisma/client.js';
+import { rawStatement, sql } from '../../src/infra/sql.js';
 import { createErasureRequest } from '../../src/domain/submissions/erasure-requests.service.js';
 import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
@@ -68,12 +68,12 @@ describe.runIf(hasPostgres)('an erasure request whose worker process is killed m
     const account = await seedAccount(db);
     const formId = Object.values(account.forms)[0]!.id;
     // Every third submission holds the address, in varying case and spacing.
-    await db.sql(Prisma.sql`
+    await db.sql(rawStatement(sql`
       INSERT INTO "Submission" ("accountId", "formId", "formData")
       SELECT ${account.id}, ${formId}, jsonb_build_object('Name', 'n' || g,
                'Email', CASE WHEN g % 3 = 0 THEN (CASE WHEN g % 2 = 0 THEN ' Ada@Example.com' ELSE 'ada@example.com' END) ELSE 'p' || g || '@example.com' END)
-      FROM generate_series(1, ${TOTAL}) g`);
-    await db.sql(Prisma.sql`UPDATE "Form" SET "submissionCount" = ${TOTAL} WHERE "id" = ${formId}`);
+      FROM generate_series(1, ${TOTAL}) g`));
+    await db.sql(rawStatement(sql`UPDATE "Form" SET "submissionCount" = ${TOTAL} WHERE "id" = ${formId}`));
 
     const config = testConfig({ SECRET_KEY: secretKey.toString('base64') });
     const request = await createErasureRequest({ db, queue, config }, { accountId: account.id, apiKeyId: account.apiKeys.full!.id }, 'ada@example.com');
@@ -86,7 +86,7 @@ describe.runIf(hasPostgres)('an erasure request whose worker process is killed m
     expect(atKill.status).toBe('running');
     expect(atKill.submissionsErased).toBeLessThan(MATCHING);
     // What was committed is consistent: the erasures and the progress went together.
-    const [left] = await db.sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM "Submission" WHERE lower(btrim("formData"->>'Email')) = 'ada@example.com'`);
+    const [left] = await db.sql(rawStatement(sql<{ n: number }>`SELECT count(*)::int AS n FROM "Submission" WHERE lower(btrim("formData"->>'Email')) = 'ada@example.com'`));
     expect(left?.n).toBe(MATCHING - atKill.submissionsErased);
 
     await spawnWorker();
@@ -97,12 +97,12 @@ describe.runIf(hasPostgres)('an erasure request whose worker process is killed m
 
     expect(done.submissionsErased).toBe(MATCHING);
     expect(done.completedAt).not.toBeNull();
-    const [rows] = await db.sql<{ total: number; matching: number }>(Prisma.sql`
-      SELECT count(*)::int AS total, count(*) FILTER (WHERE lower(btrim("formData"->>'Email')) = 'ada@example.com')::int AS matching FROM "Submission"`);
+    const [rows] = await db.sql(rawStatement(sql<{ total: number; matching: number }>`
+      SELECT count(*)::int AS total, count(*) FILTER (WHERE lower(btrim("formData"->>'Email')) = 'ada@example.com')::int AS matching FROM "Submission"`));
     expect(rows).toStrictEqual({ total: TOTAL - MATCHING, matching: 0 });
     expect((await db.prisma.form.findUniqueOrThrow({ where: { id: formId } })).submissionCount).toBe(TOTAL - MATCHING);
-    const [audit] = await db.sql<{ n: number; distinctIds: number }>(Prisma.sql`
-      SELECT count(*)::int AS n, count(DISTINCT "resourceId")::int AS "distinctIds" FROM "AuditEvent" WHERE "action" = 'submission.erased'`);
+    const [audit] = await db.sql(rawStatement(sql<{ n: number; distinctIds: number }>`
+      SELECT count(*)::int AS n, count(DISTINCT "resourceId")::int AS "distinctIds" FROM "AuditEvent" WHERE "action" = 'submission.erased'`));
     expect(audit).toStrictEqual({ n: MATCHING, distinctIds: MATCHING });
   }, 180_000);
 });

@@ -2,7 +2,7 @@ import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '../../src/generated/prisma/client.js';
+import { rawStatement, sql } from '../../src/infra/sql.js';
 import { createHttpServer } from '../../src/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { closeHttpServer } from '../support/http-server.js';
@@ -29,10 +29,10 @@ beforeAll(async () => {
   key = account.apiKeys.full!.key;
   formId = Object.values(account.forms)[0]!.id;
   // ~4 KB a row: 20 MB in all, far more than the socket buffers hold.
-  await t.db.sql(Prisma.sql`
+  await t.db.sql(rawStatement(sql`
     INSERT INTO "Submission" ("accountId", "formId", "formData", "createdAt")
     SELECT ${account.id}, ${formId}, jsonb_build_object('Name', 'n' || g, 'Notes', repeat('x', 4000)), timestamp '2026-01-01' + (g || ' ms')::interval
-    FROM generate_series(1, ${ROWS}) g`);
+    FROM generate_series(1, ${ROWS}) g`));
   server = createHttpServer(t.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -42,7 +42,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const batchReads = () => t.db.queries.filter((sql) => sql.includes('FROM "Submission" s') && sql.includes('ORDER BY s."createdAt", s."id"')).length;
+const batchReads = () => t.db.queries.filter((sql) => sql.includes('from "Submission" as "s"') && sql.includes('order by "s"."createdAt", "s"."id" limit')).length;
 
 function openExport(): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -84,10 +84,10 @@ describe('GET /v1/forms/{id}/submissions/export over a socket', () => {
     if (t.db.kind === 'postgres') {
       // No connection of this database is still running (or idle inside a transaction for) the export.
       const busy = await waitFor(async () => {
-        const rows = await t.db.sql<{ n: number }>(Prisma.sql`
+        const rows = await t.db.sql(rawStatement(sql<{ n: number }>`
           SELECT count(*)::int AS n FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> pg_backend_pid() AND (state = 'active' OR state LIKE 'idle in transaction%')
-            AND query LIKE '%FROM "Submission" s%'`);
+            AND query LIKE '%FROM "Submission" s%'`));
         return rows[0]?.n === 0 ? 'released' : null;
       }, 10_000, 'the export connection to be released');
       expect(busy).toBe('released');

@@ -57,9 +57,9 @@ describe('PHI at rest', () => {
 describe('recordAudit', () => {
   it('writes one audit event per read, and a whole list in one statement', async () => {
     const account = await createAccount(db.prisma);
-    await recordAudit(db.prisma, { accountId: account.id, apiKeyId: null, action: 'submission.read', resource: 'submission', resourceId: 41 });
+    await recordAudit(db, { accountId: account.id, apiKeyId: null, action: 'submission.read', resource: 'submission', resourceId: 41 });
     db.resetQueryCount();
-    await recordSubmissionReads(db.prisma, { accountId: account.id, apiKeyId: null }, [42, 43, 44]);
+    await recordSubmissionReads(db, { accountId: account.id, apiKeyId: null }, [42, 43, 44]);
     expect(db.queries.filter((q) => /INSERT/i.test(q))).toHaveLength(1);
     const events = await db.prisma.auditEvent.findMany({ where: { accountId: account.id }, orderBy: { id: 'asc' } });
     expect(events.map((e) => [e.action, e.resource, e.resourceId, e.apiKeyId])).toStrictEqual([
@@ -69,7 +69,7 @@ describe('recordAudit', () => {
       ['submission.read', 'submission', 44, null],
     ]);
     db.resetQueryCount();
-    await recordSubmissionReads(db.prisma, { accountId: account.id, apiKeyId: null }, []);
+    await recordSubmissionReads(db, { accountId: account.id, apiKeyId: null }, []);
     expect(db.queries).toHaveLength(0);
   });
 });

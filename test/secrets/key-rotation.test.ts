@@ -51,10 +51,15 @@ describe('SECRET_KEY rotation: API keys and site keys', () => {
   });
 
   it('a site key issued under A works under B with A previous, then under B alone', async () => {
-    const siteKey = account.sites.main!.siteKey;
+    const { id, siteKey } = account.sites.main!;
+    const before = await db.prisma.site.findUniqueOrThrow({ where: { id } });
     expect((await onlyB.request('GET', '/v1/site-catalog', { siteKey })).status).toBe(404);
     expect((await rotated.request('GET', '/v1/site-catalog', { siteKey })).status).toBe(200);
     expect((await onlyB.request('GET', '/v1/site-catalog', { siteKey })).status).toBe(200);
+    // Re-hashing is no change of the site: its updatedAt stays.
+    const after = await db.prisma.site.findUniqueOrThrow({ where: { id } });
+    expect(after.siteKeyHash).not.toBe(before.siteKeyHash);
+    expect(after.updatedAt).toStrictEqual(before.updatedAt);
   });
 
   it('a current key costs the same statements with previous keys configured as without; an unknown one costs one more', async () => {

@@ -4,6 +4,11 @@ import { READ_SCOPES, type Scope } from '../../scopes.js';
 import { accountNotFound } from './accounts.service.js';
 import { generateApiKey, type KeyHasher } from '../../infra/secrets.js';
 
+/*
+ * One way of writing an API key: ApiKey rows are written through Prisma's client only (here, the gate's
+ * last-used stamp and re-hash, the fixture import), never through raw SQL. Its hot read (the gate) is typed SQL.
+ */
+
 type Db = Prisma.TransactionClient;
 
 export interface IssueApiKeyInput {

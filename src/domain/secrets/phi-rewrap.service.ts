@@ -1,7 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../infra/db.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { PhiDecryptError } from '../../infra/phi-crypto.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 
 /** Rows per transaction: bounded, so a large table never holds one long transaction and its locks. */
 export const REWRAP_BATCH = 500;
@@ -20,11 +20,8 @@ export class PhiRowUnreadableError extends Error {
   }
 }
 
-interface Row {
-  id: number;
-  ciphertext: Uint8Array;
-  keyId: string;
-}
+/** The sealed rows under another key than `keyId`. */
+const sealedUnder = (keyId: string) => sqlBuilder.selectFrom('Submission').where('formDataKeyId', 'is not', null).where('formDataKeyId', '<>', keyId);
 
 /**
  * Moves every PHI row (Submission.formDataCiphertext, the only table holding PHI ciphertext) to the current master
@@ -32,8 +29,7 @@ interface Row {
  * under the current key are never selected. Refuses before writing anything when some row's key is not configured.
  */
 export async function rewrapPhi(db: Database, phi: PhiCipher, batchSize = REWRAP_BATCH): Promise<{ rewrapped: number; remaining: number }> {
-  const keyIds = await db.sql<{ keyId: string }>(Prisma.sql`
-    SELECT DISTINCT "formDataKeyId" AS "keyId" FROM "Submission" WHERE "formDataKeyId" IS NOT NULL AND "formDataKeyId" <> ${phi.keyId}`);
+  const keyIds = await db.sql(sealedUnder(phi.keyId).select('formDataKeyId as keyId').distinct().$narrowType<{ keyId: string }>());
   const unknown = keyIds.map((row) => row.keyId).filter((keyId) => !phi.canOpen(keyId));
   if (unknown.length) throw new UnknownPhiKeyError(unknown.sort());
 
@@ -41,10 +37,15 @@ export async function rewrapPhi(db: Database, phi: PhiCipher, batchSize = REWRAP
   for (;;) {
     const moved = await db.transaction(async (tx) => {
       // FOR UPDATE: a concurrent run waits for this batch instead of re-wrapping the same rows twice.
-      const rows = await tx.sql<Row>(Prisma.sql`
-        SELECT "id", "formDataCiphertext" AS "ciphertext", "formDataKeyId" AS "keyId" FROM "Submission"
-        WHERE "formDataKeyId" IS NOT NULL AND "formDataKeyId" <> ${phi.keyId} AND "formDataCiphertext" IS NOT NULL
-        ORDER BY "id" LIMIT ${batchSize} FOR UPDATE`);
+      const rows = await tx.sql(
+        sealedUnder(phi.keyId)
+          .where('formDataCiphertext', 'is not', null)
+          .select(['id', 'formDataCiphertext as ciphertext', 'formDataKeyId as keyId'])
+          .$narrowType<{ ciphertext: Uint8Array; keyId: string }>()
+          .orderBy('id')
+          .limit(batchSize)
+          .forUpdate(),
+      );
       for (const row of rows) {
         let sealed: { ciphertext: Uint8Array<ArrayBuffer>; keyId: string };
         try {
@@ -53,16 +54,19 @@ export async function rewrapPhi(db: Database, phi: PhiCipher, batchSize = REWRAP
           if (error instanceof PhiDecryptError) throw new PhiRowUnreadableError(row.id);
           throw error;
         }
-        await tx.sql(Prisma.sql`
-          UPDATE "Submission" SET "formDataCiphertext" = ${Buffer.from(sealed.ciphertext)}::bytea, "formDataKeyId" = ${sealed.keyId}
-          WHERE "id" = ${row.id} AND "formDataKeyId" = ${row.keyId}`);
+        await tx.sql(
+          sqlBuilder
+            .updateTable('Submission')
+            .set({ formDataCiphertext: Buffer.from(sealed.ciphertext), formDataKeyId: sealed.keyId })
+            .where('id', '=', row.id)
+            .where('formDataKeyId', '=', row.keyId),
+        );
       }
       return rows.length;
     });
     rewrapped += moved;
     if (moved < batchSize) break;
   }
-  const [left] = await db.sql<{ count: number }>(Prisma.sql`
-    SELECT count(*)::int AS "count" FROM "Submission" WHERE "formDataKeyId" IS NOT NULL AND "formDataKeyId" <> ${phi.keyId}`);
+  const [left] = await db.sql(sealedUnder(phi.keyId).select(sql<number>`count(*)::int`.as('count')));
   return { rewrapped, remaining: left?.count ?? 0 };
 }

@@ -1,11 +1,15 @@
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
+import { insertJsonRows } from '../../infra/sql.js';
 
 /**
  * The audit log of PHI reads (contract §4 "PHI handling": each read of a PHI form's submissions is
- * written to an audit log). The caller passes its client or its transaction; a list is one statement.
+ * written to an audit log). The caller passes its executor or its transaction; a list is one statement.
  */
 
-type Client = Pick<Prisma.TransactionClient, 'auditEvent'>;
+/*
+ * One way of writing an audit event: AuditEvent rows are written through src/infra/sql.ts only (erasure writes
+ * its rows in its one statement), never through Prisma.
+ */
 
 export type AuditAction = 'submission.read' | 'submission.erased' | 'submissions.exported';
 
@@ -20,24 +24,23 @@ export interface AuditEntry {
   formId?: number | null;
 }
 
-export async function recordAudit(prisma: Client, entry: AuditEntry): Promise<void> {
-  await prisma.auditEvent.create({ data: entry });
+const AUDIT_COLUMNS = ['accountId', 'apiKeyId', 'action', 'resource', 'resourceId', 'formId', 'createdAt'] as const;
+
+export async function recordAudit(db: SqlExecutor, entry: AuditEntry): Promise<void> {
+  await recordAuditBatch(db, [entry]);
 }
 
 /** One INSERT for a whole page of submissions (nothing when the list is empty). */
-export async function recordAuditBatch(prisma: Client, entries: AuditEntry[]): Promise<void> {
+export async function recordAuditBatch(db: SqlExecutor, entries: AuditEntry[], now = new Date()): Promise<void> {
   if (entries.length === 0) return;
-  await prisma.auditEvent.createMany({ data: entries });
+  // createdAt from here, as erasure's: the column's default would be the session's local time.
+  await db.sql(insertJsonRows('AuditEvent', AUDIT_COLUMNS, entries.map((entry) => ({ ...entry, formId: entry.formId ?? null, createdAt: now }))));
 }
 
 /** Convenience for a list: one entry per submission id, same reader. */
-export async function recordSubmissionReads(
-  prisma: Client,
-  reader: { accountId: number; apiKeyId: number | null },
-  submissionIds: number[],
-): Promise<void> {
+export async function recordSubmissionReads(db: SqlExecutor, reader: { accountId: number; apiKeyId: number | null }, submissionIds: number[]): Promise<void> {
   await recordAuditBatch(
-    prisma,
+    db,
     submissionIds.map((resourceId) => ({ ...reader, action: 'submission.read' as const, resource: 'submission' as const, resourceId })),
   );
 }

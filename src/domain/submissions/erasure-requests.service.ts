@@ -13,6 +13,11 @@ import type { Eraser } from './erasure.service.js';
  * erases the account's matching submissions; `GET /erasure-requests/{id}` follows it.
  */
 
+/*
+ * One way of writing an erasure request: ErasureRequest rows are written through src/infra/sql.ts only (here and
+ * by the job's batches, each in the transaction of its erasures), never through Prisma.
+ */
+
 export interface ErasureRequestView {
   id: number;
   status: ErasureStatus;

@@ -1,13 +1,14 @@
 import type { Database } from '../../infra/db.js';
 import { notFound } from '../../errors.js';
-import { Prisma, type Submission } from '../../generated/prisma/client.js';
+import type { Submission } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import type { CreatedRange } from '../created-range.js';
 import { isPlainObject } from '../validation.js';
 import { recordAuditBatch } from './audit.service.js';
 import { csvHeader, csvRow, exportColumns, type ExportColumns } from './export-csv.js';
 import type { Present } from '../webhooks/events.service.js';
-import { readFormData, submissionColumns, type Reader } from './submissions.service.js';
+import { readFormData, submissionColumns, submissionOf, type Reader } from './submissions.service.js';
 
 /**
  * `GET /forms/{id}/submissions/export` (contract §6.4): a form's submissions, oldest first (createdAt, id), read
@@ -50,33 +51,32 @@ interface ExportQuery {
 
 /** The form, active or archived (its submissions stay readable); another account's reads as absent. */
 export async function getExportableFormOrThrow(db: Database, accountId: number, formId: number): Promise<ExportForm> {
-  const [form] = await db.sql<ExportForm>(Prisma.sql`SELECT "id", "phi", "fields" FROM "Form" WHERE "id" = ${formId} AND "accountId" = ${accountId}`);
+  const [form] = await db.sql(sqlBuilder.selectFrom('Form').select(['id', 'phi', 'fields']).where('id', '=', formId).where('accountId', '=', accountId));
   if (!form) throw notFound('form');
   return form;
 }
 
-function rangeSql({ form, accountId, range }: ExportQuery, after: Position | null, upTo: Position | null): Prisma.Sql {
-  return Prisma.join(
-    [
-      Prisma.sql`s."formId" = ${form.id} AND s."accountId" = ${accountId}`,
-      ...(range.from ? [Prisma.sql`s."createdAt" >= ${range.from}`] : []),
-      ...(range.before ? [Prisma.sql`s."createdAt" < ${range.before}`] : []),
-      ...(after ? [Prisma.sql`(s."createdAt", s."id") > (${after.createdAt}, ${after.id})`] : []),
-      ...(upTo ? [Prisma.sql`(s."createdAt", s."id") <= (${upTo.createdAt}, ${upTo.id})`] : []),
-    ],
-    ' AND ',
-  );
+/** The form's submissions in the range, after `after` and up to `upTo` (keyset positions) when given. */
+function submissionsIn({ form, accountId, range }: ExportQuery, after: Position | null, upTo: Position | null) {
+  let query = sqlBuilder.selectFrom('Submission as s').where('s.formId', '=', form.id).where('s.accountId', '=', accountId);
+  if (range.from) query = query.where('s.createdAt', '>=', range.from);
+  if (range.before) query = query.where('s.createdAt', '<', range.before);
+  if (after) query = query.where((eb) => eb(eb.refTuple('s.createdAt', 's.id'), '>', eb.tuple(after.createdAt, after.id)));
+  if (upTo) query = query.where((eb) => eb(eb.refTuple('s.createdAt', 's.id'), '<=', eb.tuple(upTo.createdAt, upTo.id)));
+  return query;
 }
+
+const EVERY_COLUMN = submissionColumns({ formData: true, sourceDomain: true });
 
 /**
  * The batches in order. The next batch is read while the caller works through the current one (one batch ahead,
  * no more): the database round trip overlaps the serialising instead of adding to it.
  */
 async function* batches(db: Database, query: ExportQuery, upTo: Position | null): AsyncGenerator<Submission[]> {
-  const read = (after: Position | null): Promise<Submission[]> =>
-    db.sql<Submission>(Prisma.sql`
-      SELECT ${submissionColumns(true)} FROM "Submission" s
-      WHERE ${rangeSql(query, after, upTo)} ORDER BY s."createdAt", s."id" LIMIT ${BATCH}`);
+  const read = async (after: Position | null): Promise<Submission[]> => {
+    const rows = await db.sql(submissionsIn(query, after, upTo).select(EVERY_COLUMN).orderBy('s.createdAt').orderBy('s.id').limit(BATCH));
+    return rows.map(submissionOf);
+  };
   let next: Promise<Submission[]> | null = read(null);
   try {
     while (next) {
@@ -115,16 +115,19 @@ async function* ndjsonLines(db: Database, present: Present<Submission>, query: E
 }
 
 async function newestInRange(db: Database, query: ExportQuery): Promise<Position | null> {
-  const [newest] = await db.sql<Position>(Prisma.sql`
-    SELECT s."createdAt", s."id" FROM "Submission" s WHERE ${rangeSql(query, null, null)} ORDER BY s."createdAt" DESC, s."id" DESC LIMIT 1`);
+  const [newest] = await db.sql(submissionsIn(query, null, null).select(['s.createdAt', 's.id']).orderBy('s.createdAt', 'desc').orderBy('s.id', 'desc').limit(1));
   return newest ?? null;
 }
 
 /** Every formData key of the rows up to `upTo`: in the database for plain forms, by decrypting for PHI forms. */
 async function formDataKeys(db: Database, phi: PhiCipher, query: ExportQuery, upTo: Position): Promise<string[]> {
   if (!query.form.phi) {
-    const rows = await db.sql<{ key: string }>(Prisma.sql`
-      SELECT DISTINCT k AS "key" FROM "Submission" s, jsonb_object_keys(s."formData") k WHERE ${rangeSql(query, null, upTo)}`);
+    const rows = await db.sql(
+      submissionsIn(query, null, upTo)
+        .innerJoin(sql<{ k: string }>`jsonb_object_keys(s."formData")`.as('k'), (join) => join.onTrue())
+        .select(sql<string>`k`.as('key'))
+        .distinct(),
+    );
     return rows.map((row) => row.key);
   }
   const keys = new Set<string>();
@@ -166,7 +169,7 @@ export async function exportFormSubmissions(
 ): Promise<AsyncIterable<string>> {
   const form = await getExportableFormOrThrow(deps.db, reader.accountId, formId);
   if (form.phi) {
-    await recordAuditBatch(deps.db.prisma, [{ ...reader, action: 'submissions.exported', resource: 'form', resourceId: form.id, formId: form.id }]);
+    await recordAuditBatch(deps.db, [{ ...reader, action: 'submissions.exported', resource: 'form', resourceId: form.id, formId: form.id }]);
   }
   const query: ExportQuery = { form, accountId: reader.accountId, range: request.range };
   return chunked(request.format === 'csv' ? csvLines(deps.db, deps.phi, query) : ndjsonLines(deps.db, request.present, query));

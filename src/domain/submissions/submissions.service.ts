@@ -1,12 +1,12 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../infra/db.js';
-import type { SqlExecutor } from '../../infra/db-driver.js';
-import { preparedQuery, sql, sqlBuilder, sqlTemplate } from '../../infra/sql.js';
+import { prismaSql, type SqlExecutor } from '../../infra/db-driver.js';
+import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import { Prisma as PrismaSql, type Prisma, type PrismaClient, type Submission } from '../../generated/prisma/client.js';
+import type { Prisma, PrismaClient, Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
-import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
+import { outboxRow, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim, type ClaimRecord } from './idempotency.service.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
@@ -24,7 +24,7 @@ export const MAX_FORM_DATA_BYTES = 51_200;
 
 
 /** PHI forms keep only ciphertext at rest; everything else reads the plain column. */
-export function readFormData(phi: PhiCipher, submission: Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'>): unknown {
+export function readFormData(phi: PhiCipher, submission: Pick<Submission, 'formDataCiphertext' | 'formDataKeyId'> & { formData: unknown }): unknown {
   if (submission.formDataCiphertext && submission.formDataKeyId) {
     try {
       return phi.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
@@ -43,18 +43,15 @@ export interface Reader {
   apiKeyId: number | null;
 }
 
-/** Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. */
+/**
+ * Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. Sent on
+ * the Prisma client its GraphQL callers (src/schema) hand over.
+ */
 export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submissions: Submission[]): Promise<void> {
   // The key id marks an encrypted (PHI) row even when a read leaves its formData out: listing it is still a read.
   const phiIds = submissions.filter((submission) => submission.formDataKeyId !== null).map((submission) => submission.id);
-  if (phiIds.length) await recordSubmissionReads(prisma, reader, phiIds);
+  if (phiIds.length) await recordSubmissionReads(prismaSql(prisma), reader, phiIds);
 }
-
-/** Every column of a Submission row aliased `s`, formData left out as null when not shown: export.service.ts's, until it moves to sql.ts. */
-export const submissionColumns = (withFormData: boolean): Prisma.Sql =>
-  withFormData
-    ? PrismaSql.sql`s."id", s."accountId", s."formId", s."formData", s."formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"`
-    : PrismaSql.sql`s."id", s."accountId", s."formId", NULL::jsonb AS "formData", NULL::bytea AS "formDataCiphertext", s."formDataKeyId", s."sourceDomain", s."createdAt"`;
 
 export interface SubmissionListFilter extends PageRequest, CreatedRange {}
 
@@ -108,6 +105,10 @@ export interface SubmissionColumns {
   sourceDomain: boolean;
 }
 
+/** Every column of a submission in `s`, those `columns` leaves out as null: the one list for every read of rows. */
+export const submissionColumns = (columns: SubmissionColumns) =>
+  [...SUBMISSION_COLUMNS, formDataColumn(columns.formData), ciphertextColumn(columns.formData), sourceDomainColumn(columns.sourceDomain)] as const;
+
 /** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
 function totalOf(shape: WindowShape, values: WindowValues) {
   // totalPlan decides by which bounds are given, never by their values (stand-ins here: see preparedQuery).
@@ -143,15 +144,12 @@ const newestOfForms = preparedQuery((columns: SubmissionColumns, values: { formI
   sqlBuilder
     .selectFrom('Form as f')
     .innerJoinLateral(() => newestSubmissionsOfForm({ from: false, before: false }, { createdFrom: null, createdBefore: null, take: values.limit, skip: 0 }), (join) => join.onTrue())
-    .select(SUBMISSION_COLUMNS)
-    .select(formDataColumn(columns.formData))
-    .select(ciphertextColumn(columns.formData))
-    .select(sourceDomainColumn(columns.sourceDomain))
+    .select(submissionColumns(columns))
     .where(sql<boolean>`f."id" = ANY(${values.formIds}::int[])`),
 );
 
 /** A submission row as Prisma's client shows it. Named properties, not `{ ...rest }` (V8's slow path, per row). */
-const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unknown }): Submission => ({
+export const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unknown }): Submission => ({
   id: row.id,
   accountId: row.accountId,
   formId: row.formId,
@@ -283,17 +281,19 @@ interface StoredSubmission extends Record<string, unknown> {
   formDataKeyId: string | null;
   createdAt: Date;
   recordId: number;
+  /** The event's outbox row (events.service.ts `outboxRow`); its account and form are the submission's. */
+  eventId: string;
+  eventType: string;
+  eventPayload: string;
+  eventCreatedAt: Date;
 }
-
-/** The event's INSERT (events.service.ts, a `Prisma.sql` statement of fixed text) as values of a prepared query. */
-const eventValues = (event: PrismaSql.Sql): Record<string, unknown> => Object.fromEntries(event.values.map((value, i) => [`event${i}`, value]));
 
 /**
  * ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
  * otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the
- * event (its text is the shape: one compiled statement per event template).
+ * event.
  */
-const storeSubmission = preparedQuery((eventText: readonly string[], values: StoredSubmission) =>
+const storeSubmission = preparedQuery((_shape: null, values: StoredSubmission) =>
   sqlBuilder
     .with('created', (db) =>
       db
@@ -316,8 +316,16 @@ const storeSubmission = preparedQuery((eventText: readonly string[], values: Sto
         .set((eb) => ({ submissionId: eb.selectFrom('created').select('created.id'), completedAt: sql<Date>`now()` }))
         .where('id', '=', values.recordId),
     )
-    // A raw CTE body is not parenthesized by Kysely: the parentheses are part of the template.
-    .with('recorded', () => sql`(${sqlTemplate(eventText, eventText.slice(1).map((_, i) => values[`event${i}`]))})`)
+    .with('recorded', (db) =>
+      db.insertInto('OutboxEvent').values({
+        accountId: values.accountId,
+        formId: values.formId,
+        eventId: values.eventId,
+        type: values.eventType,
+        payload: values.eventPayload,
+        createdAt: values.eventCreatedAt,
+      }),
+    )
     .selectFrom('created')
     .select('created.id'),
 );
@@ -377,9 +385,9 @@ export async function ingestSubmission(
     };
     // Presented from the plain formData: a PHI form's event keeps ids only (eventData), so nothing is decrypted for it.
     const data = await present({ ...submission, formData: sealed ? null : submission.formData, formDataCiphertext: null, formDataKeyId: null });
-    const event = outboxInsertSql({ type: 'submission.created', accountId, formId, phi: form.phi, data });
+    const event = outboxRow({ type: 'submission.created', accountId, formId, phi: form.phi, data });
     const [stored] = await deps.db.sql(
-      storeSubmission(event.strings, {
+      storeSubmission(null, {
         id: submission.id,
         accountId,
         formId,
@@ -388,7 +396,10 @@ export async function ingestSubmission(
         formDataKeyId: submission.formDataKeyId,
         createdAt: submission.createdAt,
         recordId: recordId ?? 0,
-        ...eventValues(event),
+        eventId: event.eventId,
+        eventType: event.type,
+        eventPayload: event.payload,
+        eventCreatedAt: event.createdAt,
       }),
     );
     if (!stored) throw new Error('the submission insert returned no row');

@@ -4,6 +4,11 @@ import { AppError } from '../../errors.js';
 import { accountNotFound } from '../accounts/accounts.service.js';
 import { generateSiteKey, generateVerificationToken, type KeyHasher } from '../../infra/secrets.js';
 
+/*
+ * One way of writing a site: Site rows are written through Prisma's client only (here, verification, the lapse
+ * job, the gate's re-hash, the fixture import and the demo), never through raw SQL. Its hot read (the gate) is typed SQL.
+ */
+
 type Db = Prisma.TransactionClient;
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';

@@ -1,5 +1,6 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma, type DeliveryStatus } from '../../generated/prisma/client.js';
+import type { DeliveryStatus } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
@@ -41,17 +42,36 @@ export interface DeliveryDetailView extends DeliveryView {
   attemptLog: AttemptView[];
 }
 
-/** The columns of a DeliveryView, from a WebhookDelivery aliased `d`. */
-export const DELIVERY_COLUMNS = Prisma.sql`d."id", d."subscriptionId" AS "webhookId", d."eventId", d."eventType", d."status", d."attempts",
-  d."lastAttemptAt", d."lastStatusCode", d."lastError", d."nextAttemptAt", d."createdAt", d."formId", d."messageId", d."lastLatencyMs", d."deliveredAt"`;
+/** The columns of a DeliveryView, in a statement on WebhookDelivery alone (no other table to name). */
+export const DELIVERY_COLUMNS = [
+  'id',
+  'subscriptionId as webhookId',
+  'eventId',
+  'eventType',
+  'status',
+  'attempts',
+  'lastAttemptAt',
+  'lastStatusCode',
+  'lastError',
+  'nextAttemptAt',
+  'createdAt',
+  'formId',
+  'messageId',
+  'lastLatencyMs',
+  'deliveredAt',
+] as const;
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 
 /** Live subscriptions of the account only: a deleted one, like another account's, reads as absent. */
-export const ownedSubscription = (accountId: number, webhookId: number): Prisma.Sql =>
-  Prisma.sql`SELECT "id", "event" FROM "WebhookSubscription" WHERE "id" = ${webhookId} AND "accountId" = ${accountId} AND "deletedAt" IS NULL`;
+export const ownedSubscription = (accountId: number, webhookId: number) =>
+  sqlBuilder.selectFrom('WebhookSubscription').select(['id', 'event']).where('id', '=', webhookId).where('accountId', '=', accountId).where('deletedAt', 'is', null);
 
-type ListRow = Omit<DeliveryView, 'id'> & { id: number | null; total: number };
+/** The deliveries of the subscription `w` (in a status, when given). */
+const deliveriesOfW = (status: DeliveryStatus | null | undefined) => {
+  const query = sqlBuilder.selectFrom('WebhookDelivery').where('subscriptionId', '=', sql.ref<number>('w.id'));
+  return status ? query.where('status', '=', status) : query;
+};
 
 /**
  * A subscription's deliveries, newest first, in ONE statement: the subscription (scoped to the account), the
@@ -65,22 +85,22 @@ export async function listSubscriptionDeliveries(
   status?: DeliveryStatus | null,
 ): Promise<Page<DeliveryView>> {
   const { skip, take } = skipTake(page);
-  const statusFilter = status ? Prisma.sql`AND "status" = ${status}::"DeliveryStatus"` : Prisma.empty;
-  const rows = await db.sql<ListRow>(Prisma.sql`
-    SELECT ${DELIVERY_COLUMNS},
-           (SELECT count(*)::int FROM "WebhookDelivery" WHERE "subscriptionId" = w."id" ${statusFilter}) AS "total"
-    FROM (${ownedSubscription(accountId, webhookId)}) w
-    LEFT JOIN LATERAL (
-      SELECT * FROM "WebhookDelivery" WHERE "subscriptionId" = w."id" ${statusFilter}
-      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
-    ) d ON true`);
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom(ownedSubscription(accountId, webhookId).as('w'))
+      .leftJoinLateral(
+        () => deliveriesOfW(status).select(DELIVERY_COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).offset(skip).as('d'),
+        (join) => join.onTrue(),
+      )
+      .selectAll('d')
+      .select(deliveriesOfW(status).select(sql<number>`count(*)::int`.as('n')).as('total')),
+  );
   const first = rows[0];
   if (!first) throw notFound('webhook');
-  const data = rows.filter((row): row is ListRow & { id: number } => row.id !== null).map(({ total: _total, ...view }) => view);
-  return toPage(data, page, first.total);
+  // A row whose delivery id is set is a whole delivery (the join found one): its columns are as the table has them.
+  const data = rows.filter((row) => row.id !== null).map(({ total: _total, ...view }) => view as DeliveryView);
+  return toPage(data, page, first.total ?? 0);
 }
-
-type DetailRow = Omit<DeliveryDetailView, 'id'> & { id: number | null; event: string };
 
 /** The subscription's event (for the caller's scope check) and the delivery, in ONE statement. */
 export async function getSubscriptionDelivery(
@@ -89,14 +109,21 @@ export async function getSubscriptionDelivery(
   webhookId: number,
   deliveryId: number,
 ): Promise<{ event: string; delivery: DeliveryDetailView }> {
-  const [row] = await db.sql<DetailRow>(Prisma.sql`
-    SELECT w."event", ${DELIVERY_COLUMNS}, d."payload", d."attemptLog"
-    FROM (${ownedSubscription(accountId, webhookId)}) w
-    LEFT JOIN "WebhookDelivery" d ON d."id" = ${deliveryId} AND d."subscriptionId" = w."id"`);
+  const [row] = await db.sql(
+    sqlBuilder
+      .selectFrom(ownedSubscription(accountId, webhookId).as('w'))
+      .leftJoinLateral(
+        () => deliveriesOfW(null).select(DELIVERY_COLUMNS).select(['payload', 'attemptLog']).where('id', '=', deliveryId).as('d'),
+        (join) => join.onTrue(),
+      )
+      .select('w.event')
+      .selectAll('d'),
+  );
   if (!row) throw notFound('webhook');
   if (row.id === null) throw notFound('delivery');
+  // The join found the delivery (its id is set): its columns are as the table has them.
   const { event, ...delivery } = row;
-  return { event, delivery: { ...delivery, id: row.id } };
+  return { event, delivery: { ...(delivery as DeliveryView), id: row.id, payload: delivery.payload, attemptLog: delivery.attemptLog as AttemptView[] } };
 }
 
 /** The longest replay window (contract §6.5): what retention keeps. */

@@ -1,5 +1,6 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import type { ExpressionBuilder, ExpressionWrapper, SqlBool } from 'kysely';
+import { sql, sqlBuilder, type DB } from '../../infra/sql.js';
 import { notFound } from '../../errors.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import { DELIVERY_COLUMNS, assertReplayWindow, ownedSubscription, type DeliveryView, type ReplayWindow } from './deliveries.service.js';
@@ -23,16 +24,20 @@ interface JobData extends WebhookDeliveryJob {
 
 /** The live subscription of the account, or 404 webhook; its event decides the scope the caller needs. */
 async function subscriptionOrThrow(tx: Pick<Database, 'sql'>, accountId: number, webhookId: number): Promise<{ id: number; event: string }> {
-  const [row] = await tx.sql<{ id: number; event: string }>(ownedSubscription(accountId, webhookId));
+  const [row] = await tx.sql(ownedSubscription(accountId, webhookId));
   if (!row) throw notFound('webhook');
   return row;
 }
 
+type DeliveryWhere = (eb: ExpressionBuilder<DB, 'WebhookDelivery'>) => ExpressionWrapper<DB, 'WebhookDelivery', SqlBool>;
+
 /** Puts the matching deliveries back to pending for a new round of tries; returns them. */
-const resendSql = (where: Prisma.Sql): Prisma.Sql => Prisma.sql`
-  UPDATE "WebhookDelivery" d SET "status" = 'pending', "roundStart" = d."attempts", "nextAttemptAt" = now(), "updatedAt" = now()
-  WHERE ${where}
-  RETURNING ${DELIVERY_COLUMNS}`;
+const resend = (where: DeliveryWhere) =>
+  sqlBuilder
+    .updateTable('WebhookDelivery')
+    .set((eb) => ({ status: 'pending', roundStart: eb.ref('attempts'), nextAttemptAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` }))
+    .where(where)
+    .returning(DELIVERY_COLUMNS);
 
 /**
  * The subscription's event, read before anything changes, so the caller can refuse a key without its read scope
@@ -46,7 +51,7 @@ export async function subscriptionEventOrThrow(db: Database, accountId: number, 
 export async function redeliver(deps: DeliveryActionDeps, accountId: number, webhookId: number, deliveryId: number): Promise<DeliveryView> {
   return deps.db.transaction(async (tx) => {
     await subscriptionOrThrow(tx, accountId, webhookId);
-    const [delivery] = await tx.sql<DeliveryView>(resendSql(Prisma.sql`d."id" = ${deliveryId} AND d."subscriptionId" = ${webhookId}`));
+    const [delivery] = await tx.sql(resend((eb) => eb.and([eb('id', '=', deliveryId), eb('subscriptionId', '=', webhookId)])));
     if (!delivery) throw notFound('delivery');
     await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, [{ data: { deliveryId: delivery.id, attempt: delivery.attempts }, group: deliveryGroup(webhookId, null) }]);
     return delivery;
@@ -61,9 +66,16 @@ export async function replay(deps: DeliveryActionDeps, accountId: number, webhoo
   assertReplayWindow(window);
   return deps.db.transaction(async (tx) => {
     await subscriptionOrThrow(tx, accountId, webhookId);
-    const status = window.onlyFailed ? Prisma.sql`d."status" = 'failed'` : Prisma.sql`d."status" <> 'pending'`;
-    const rows = await tx.sql<DeliveryView>(resendSql(Prisma.sql`
-      d."subscriptionId" = ${webhookId} AND d."createdAt" >= ${window.createdFrom} AND d."createdAt" < ${window.createdBefore} AND ${status}`));
+    const rows = await tx.sql(
+      resend((eb) =>
+        eb.and([
+          eb('subscriptionId', '=', webhookId),
+          eb('createdAt', '>=', window.createdFrom),
+          eb('createdAt', '<', window.createdBefore),
+          window.onlyFailed ? eb('status', '=', 'failed') : eb('status', '<>', 'pending'),
+        ]),
+      ),
+    );
     await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id, attempt: row.attempts }, group: deliveryGroup(webhookId, null) })));
     return rows.length;
   });
@@ -78,10 +90,22 @@ export async function ping(deps: DeliveryActionDeps, accountId: number, webhookI
     const createdAt = new Date();
     const eventId = newEventId(createdAt);
     const payload = { id: eventId, type: PING_EVENT_TYPE, createdAt: createdAt.toISOString(), data: { webhookId } };
-    const [delivery] = await tx.sql<DeliveryView>(Prisma.sql`
-      INSERT INTO "WebhookDelivery" AS d ("accountId", "subscriptionId", "messageId", "eventId", "eventType", "payload", "nextAttemptAt", "createdAt", "updatedAt")
-      VALUES (${accountId}, ${webhookId}, ${messageIdFor(eventId, webhookId)}, ${eventId}, ${PING_EVENT_TYPE}, ${JSON.stringify(payload)}::jsonb, ${createdAt}, ${createdAt}, ${createdAt})
-      RETURNING ${DELIVERY_COLUMNS}`);
+    const [delivery] = await tx.sql(
+      sqlBuilder
+        .insertInto('WebhookDelivery')
+        .values({
+          accountId,
+          subscriptionId: webhookId,
+          messageId: messageIdFor(eventId, webhookId),
+          eventId,
+          eventType: PING_EVENT_TYPE,
+          payload: JSON.stringify(payload),
+          nextAttemptAt: createdAt,
+          createdAt,
+          updatedAt: createdAt,
+        })
+        .returning(DELIVERY_COLUMNS),
+    );
     if (!delivery) throw new Error('ping insert returned no row');
     await deps.queue.enqueueInTransaction<JobData>(tx, QUEUE.webhookDelivery, [{ data: { deliveryId: delivery.id, attempt: 0 }, group: deliveryGroup(webhookId, null) }]);
     return delivery;

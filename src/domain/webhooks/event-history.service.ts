@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 import { notFound } from '../../errors.js';
 import type { Scope } from '../../scopes.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
@@ -21,22 +21,24 @@ export interface EventFilter {
 
 export const visibleEventTypes = (scopes: ReadonlySet<Scope>): EventType[] => EVENT_TYPES.filter((type) => scopes.has(scopeForEvent(type)));
 
-type ListRow = { payload: EventPayload | null; total: number };
-
 /** Newest first, in ONE statement: the filtered count and the page along the (accountId, createdAt desc, id desc) index. */
 export async function listEvents(db: Database, accountId: number, scopes: ReadonlySet<Scope>, filter: EventFilter, page: PageRequest): Promise<Page<EventPayload>> {
   const types = filter.type ? visibleEventTypes(scopes).filter((type) => type === filter.type) : visibleEventTypes(scopes);
   const { skip, take } = skipTake(page);
-  const where = Prisma.sql`"accountId" = ${accountId} AND "type" = ANY(${types}::text[])
-    ${filter.createdFrom ? Prisma.sql`AND "createdAt" >= ${filter.createdFrom}` : Prisma.empty}
-    ${filter.createdBefore ? Prisma.sql`AND "createdAt" < ${filter.createdBefore}` : Prisma.empty}`;
-  const rows = await db.sql<ListRow>(Prisma.sql`
-    SELECT e."payload", c."total"
-    FROM (SELECT count(*)::int AS "total" FROM "OutboxEvent" WHERE ${where}) c
-    LEFT JOIN LATERAL (
-      SELECT "payload" FROM "OutboxEvent" WHERE ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take} OFFSET ${skip}
-    ) e ON true`);
-  const data = rows.flatMap((row) => (row.payload ? [row.payload] : []));
+  const filtered = () => {
+    let query = sqlBuilder.selectFrom('OutboxEvent').where('accountId', '=', accountId).where(sql<boolean>`"type" = ANY(${types}::text[])`);
+    if (filter.createdFrom) query = query.where('createdAt', '>=', filter.createdFrom);
+    if (filter.createdBefore) query = query.where('createdAt', '<', filter.createdBefore);
+    return query;
+  };
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom(filtered().select(sql<number>`count(*)::int`.as('total')).as('c'))
+      .leftJoinLateral(() => filtered().select('payload').orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).offset(skip).as('e'), (join) => join.onTrue())
+      .select(['e.payload', 'c.total']),
+  );
+  // Payloads are written by events.service.ts's outbox insert only, as an EventPayload.
+  const data = rows.flatMap((row) => (row.payload ? [row.payload as EventPayload] : []));
   return toPage(data, page, rows[0]?.total ?? 0);
 }
 
@@ -48,12 +50,11 @@ export async function getEventOrThrow(db: Database, accountId: number, scopes: R
   // PostgreSQL stores no NUL (and refuses one as a text parameter): such an id names no event (was a 500 on /v1/events/%00).
   if (eventId.includes('\u0000')) throw notFound('event');
   const createdAt = eventIdTime(eventId);
-  const [row] = await db.sql<{ payload: EventPayload }>(Prisma.sql`
-    SELECT "payload" FROM "OutboxEvent"
-    WHERE "accountId" = ${accountId} ${createdAt ? Prisma.sql`AND "createdAt" = ${createdAt}` : Prisma.empty}
-      AND "eventId" = ${eventId} AND "type" = ANY(${visibleEventTypes(scopes)}::text[])`);
+  let query = sqlBuilder.selectFrom('OutboxEvent').select('payload').where('accountId', '=', accountId);
+  if (createdAt) query = query.where('createdAt', '=', createdAt);
+  const [row] = await db.sql(query.where('eventId', '=', eventId).where(sql<boolean>`"type" = ANY(${visibleEventTypes(scopes)}::text[])`));
   if (!row) throw notFound('event');
-  return row.payload;
+  return row.payload as EventPayload;
 }
 
 /**
@@ -61,10 +62,15 @@ export async function getEventOrThrow(db: Database, accountId: number, scopes: R
  * (GraphQL's `Event.deliveries`, batched per request).
  */
 export async function deliveriesOfEvents(db: Database, accountId: number, eventIds: readonly string[]): Promise<Map<string, DeliveryView[]>> {
-  const rows = await db.sql<DeliveryView>(Prisma.sql`
-    SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" d
-    WHERE d."eventId" = ANY(${[...eventIds]}::text[]) AND d."accountId" = ${accountId}
-    ORDER BY d."createdAt" DESC, d."id" DESC`);
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom('WebhookDelivery')
+      .select(DELIVERY_COLUMNS)
+      .where(sql<boolean>`"eventId" = ANY(${[...eventIds]}::text[])`)
+      .where('accountId', '=', accountId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc'),
+  );
   const byEvent = new Map<string, DeliveryView[]>(eventIds.map((id) => [id, []]));
   for (const row of rows) byEvent.get(row.eventId)?.push(row);
   return byEvent;

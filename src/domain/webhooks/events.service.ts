@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { prismaSql } from '../../infra/db-driver.js';
+import { sqlBuilder } from '../../infra/sql.js';
 
 export type EventType = 'submission.created' | 'submission.deleted' | 'form.created' | 'form.updated' | 'form.archived';
 export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'submission.deleted', 'form.created', 'form.updated', 'form.archived'];
@@ -129,16 +131,17 @@ export function eventData(event: DomainEvent): Record<string, unknown> {
 }
 
 /**
- * The INSERT of an event into the outbox, which is also the event history (`GET /v1/events`, 30 days): a statement
- * of its own, or a CTE of the caller's (ingest's one statement). The row's createdAt is the payload's, so that
- * the history's filters and order agree with what receivers saw.
+ * The row of an event in the outbox, which is also the event history (`GET /v1/events`, 30 days). The row's
+ * createdAt is the payload's, so that the history's filters and order agree with what receivers saw.
  */
-export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
+export function outboxRow(event: DomainEvent) {
   const createdAt = new Date();
   const payload: EventPayload = { id: newEventId(createdAt), type: event.type, createdAt: createdAt.toISOString(), data: eventData(event) };
-  return Prisma.sql`INSERT INTO "OutboxEvent" ("accountId", "formId", "eventId", "type", "payload", "createdAt")
-    VALUES (${event.accountId}, ${event.formId}, ${payload.id}, ${payload.type}, ${JSON.stringify(payload)}::jsonb, ${createdAt})`;
+  return { accountId: event.accountId, formId: event.formId, eventId: payload.id, type: payload.type, payload: JSON.stringify(payload), createdAt };
 }
+
+/** The INSERT of an event into the outbox, a statement of its own (ingest writes the same row in its one statement). */
+export const outboxInsertSql = (event: DomainEvent) => sqlBuilder.insertInto('OutboxEvent').values(outboxRow(event));
 
 /**
  * Records an event inside the transaction that caused it: ONE insert into the outbox, whatever listens to it,
@@ -146,5 +149,5 @@ export function outboxInsertSql(event: DomainEvent): Prisma.Sql {
  * (deliveries, emails) is decided by the fan-out, off the request's path.
  */
 export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
-  await tx.$executeRaw(outboxInsertSql(event));
+  await prismaSql(tx).sql(outboxInsertSql(event));
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma, type Submission } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import type { EmailMatcher } from '../../infra/secrets.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
@@ -26,16 +26,6 @@ export interface ErasureJobDeps {
   batchSize: number;
 }
 
-interface RequestRow {
-  accountId: number;
-  apiKeyId: number | null;
-  emailHash: string;
-  status: string;
-  cursorId: number;
-}
-
-type Candidate = Pick<Submission, 'id' | 'formData' | 'formDataCiphertext' | 'formDataKeyId'>;
-
 function holdsAddress(formData: unknown, emailHash: string, matchesEmail: EmailMatcher): boolean {
   if (!isPlainObject(formData)) return false;
   return Object.values(formData).some((value) => typeof value === 'string' && value.includes('@') && matchesEmail(value, emailHash));
@@ -45,22 +35,32 @@ function holdsAddress(formData: unknown, emailHash: string, matchesEmail: EmailM
 async function eraseNextBatch(deps: ErasureJobDeps, requestId: number): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     // Locked: two copies of the job (a retry racing a slow worker) take batches in turn, never the same one.
-    const [request] = await tx.sql<RequestRow>(Prisma.sql`
-      SELECT "accountId", "apiKeyId", "emailHash", "status"::text AS "status", "cursorId" FROM "ErasureRequest" WHERE "id" = ${requestId} FOR UPDATE`);
+    const [request] = await tx.sql(
+      sqlBuilder.selectFrom('ErasureRequest').select(['accountId', 'apiKeyId', 'emailHash', 'status', 'cursorId']).where('id', '=', requestId).forUpdate(),
+    );
     if (!request || request.status === 'done') return false;
-    const rows = await tx.sql<Candidate>(Prisma.sql`
-      SELECT "id", "formData", "formDataCiphertext", "formDataKeyId" FROM "Submission"
-      WHERE "accountId" = ${request.accountId} AND "id" > ${request.cursorId} ORDER BY "id" LIMIT ${deps.batchSize}`);
+    const rows = await tx.sql(
+      sqlBuilder
+        .selectFrom('Submission')
+        .select(['id', 'formData', 'formDataCiphertext', 'formDataKeyId'])
+        .where('accountId', '=', request.accountId)
+        .where('id', '>', request.cursorId)
+        .orderBy('id')
+        .limit(deps.batchSize),
+    );
     const last = rows.at(-1);
     if (!last) {
-      await tx.sql(Prisma.sql`UPDATE "ErasureRequest" SET "status" = 'done', "completedAt" = now() WHERE "id" = ${requestId}`);
+      await tx.sql(sqlBuilder.updateTable('ErasureRequest').set({ status: 'done', completedAt: sql<Date>`now()` }).where('id', '=', requestId));
       return false;
     }
     const matching = rows.filter((row) => holdsAddress(readFormData(deps.phi, row), request.emailHash, deps.matchesEmail)).map((row) => row.id);
     const erased = await eraseSubmissions(tx, { accountId: request.accountId, apiKeyId: request.apiKeyId }, matching);
-    await tx.sql(Prisma.sql`
-      UPDATE "ErasureRequest" SET "status" = 'running', "cursorId" = ${last.id}, "submissionsErased" = "submissionsErased" + ${erased.length}
-      WHERE "id" = ${requestId}`);
+    await tx.sql(
+      sqlBuilder
+        .updateTable('ErasureRequest')
+        .set((eb) => ({ status: 'running', cursorId: last.id, submissionsErased: eb('submissionsErased', '+', erased.length) }))
+        .where('id', '=', requestId),
+    );
     return true;
   });
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma, type Submission } from '../../generated/prisma/client.js';
+import type { Submission } from '../../generated/prisma/client.js';
+import { rawStatement, sql, sqlBuilder } from '../../infra/sql.js';
 import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
@@ -37,13 +38,15 @@ interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | '
 
 /**
  * Each event's form, its owner's address, the listening subscriptions and the submission, as ONE select for the
- * whole batch (a row per event whose form still exists).
+ * whole batch (a row per event whose form still exists). Raw SQL, typed by its row: the batch unnested into rows
+ * with a column list, a CTE locked FOR SHARE OF one table and a correlated array_agg would be raw pieces in
+ * Kysely too, around a few joins.
  */
-function targetsSql(jobs: EventJob[]): Prisma.Sql {
+function targetsSql(jobs: EventJob[]) {
   const submissionIds = jobs.map(({ payload }) => (payload.type === 'submission.created' ? Number(payload.data.id) : null));
   // The submissions are locked (FOR SHARE) until this fan-out commits: an erasure's DELETE waits for it, then
   // scrubs the deliveries written here; a fan-out after the erasure finds no row and announces nothing.
-  return Prisma.sql`
+  return rawStatement(sql<Targets>`
     WITH ev AS (
       SELECT * FROM unnest(${jobs.map((_, i) => i)}::int[], ${jobs.map((job) => job.accountId)}::int[], ${jobs.map((job) => job.formId)}::int[],
                            ${jobs.map((job) => job.payload.type)}::text[], ${submissionIds}::int[], ${jobs.map((job) => job.payload.createdAt)}::text[])
@@ -66,7 +69,7 @@ function targetsSql(jobs: EventJob[]): Prisma.Sql {
     FROM ev
     JOIN "Form" f ON f."id" = ev."formId" AND f."accountId" = ev."accountId"
     JOIN "Account" a ON a."id" = f."accountId"
-    LEFT JOIN sub ON sub."id" = ev."submissionId" AND sub."formId" = ev."formId"`;
+    LEFT JOIN sub ON sub."id" = ev."submissionId" AND sub."formId" = ev."formId"`);
 }
 
 function emailsOf(targets: Targets, phi: PhiCipher): EmailJob[] {
@@ -92,7 +95,7 @@ export async function fanOutEvents(deps: EventFanoutDeps, jobs: EventJob[]): Pro
   return deps.db.transaction(async (tx) => {
     const rows: { event: EventJob; subscriptionId: number | null }[] = [];
     const emails: { data: EmailJob; id: string }[] = [];
-    for (const targets of await tx.sql<Targets>(targetsSql(jobs))) {
+    for (const targets of await tx.sql(targetsSql(jobs))) {
       const event = jobs[Number(targets.i)]!;
       // The submission was erased before its event went out (contract §6.3): its data is told to no one.
       if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
@@ -102,15 +105,20 @@ export async function fanOutEvents(deps: EventFanoutDeps, jobs: EventJob[]): Pro
     }
     // An event whose form is gone (its account was deleted) has no row: nobody is left to tell.
     const deliveries = rows.length
-      ? await tx.sql<{ id: number; subscriptionId: number | null; formId: number | null }>(Prisma.sql`
-          INSERT INTO "WebhookDelivery" ("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload", "nextAttemptAt", "updatedAt")
-          SELECT t."accountId", t."subscriptionId", t."formId", t."messageId", t."eventId", t."eventType", t."payload"::jsonb, now(), now()
-          FROM unnest(${rows.map((row) => row.event.accountId)}::int[], ${rows.map((row) => row.subscriptionId)}::int[], ${rows.map((row) => row.event.formId)}::int[],
-                      ${rows.map((row) => messageIdFor(row.event.payload.id, row.subscriptionId))}::text[], ${rows.map((row) => row.event.payload.id)}::text[],
-                      ${rows.map((row) => row.event.payload.type)}::text[], ${rows.map((row) => JSON.stringify(row.event.payload))}::text[])
-            AS t("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload")
-          ON CONFLICT ("messageId") DO NOTHING
-          RETURNING "id", "subscriptionId", "formId"`)
+      ? await tx.sql(
+          sqlBuilder
+            .insertInto('WebhookDelivery')
+            .columns(['accountId', 'subscriptionId', 'formId', 'messageId', 'eventId', 'eventType', 'payload', 'nextAttemptAt', 'updatedAt'])
+            .expression(
+              sql`SELECT t."accountId", t."subscriptionId", t."formId", t."messageId", t."eventId", t."eventType", t."payload"::jsonb, now(), now()
+                  FROM unnest(${rows.map((row) => row.event.accountId)}::int[], ${rows.map((row) => row.subscriptionId)}::int[], ${rows.map((row) => row.event.formId)}::int[],
+                              ${rows.map((row) => messageIdFor(row.event.payload.id, row.subscriptionId))}::text[], ${rows.map((row) => row.event.payload.id)}::text[],
+                              ${rows.map((row) => row.event.payload.type)}::text[], ${rows.map((row) => JSON.stringify(row.event.payload))}::text[])
+                    AS t("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload")`,
+            )
+            .onConflict((conflict) => conflict.column('messageId').doNothing())
+            .returning(['id', 'subscriptionId', 'formId']),
+        )
       : [];
     await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(
       tx,

@@ -1,5 +1,5 @@
 import type { Database } from '../../infra/db.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 
 /**
  * Retention (contract §6.5): events and deliveries are kept 30 days. Deleted in batches of `batchSize` rows, each
@@ -17,10 +17,23 @@ export interface RetentionResult {
   deliveries: number;
 }
 
-async function deleteInBatches(db: Database, statement: (limit: number) => Prisma.Sql, batchSize: number): Promise<number> {
+/** Tables kept 30 days, each with what makes a row settled (one still to be sent is kept whatever its age). */
+const SETTLED = {
+  WebhookDelivery: sql<boolean>`"status" <> 'pending'`,
+  OutboxEvent: sql<boolean>`"relayedAt" IS NOT NULL`,
+};
+
+/** Deletes the table's settled rows older than `cutoff`, a batch per statement; returns how many. */
+async function deleteInBatches(db: Database, table: keyof typeof SETTLED, cutoff: Date, batchSize: number): Promise<number> {
+  const batch = sqlBuilder
+    .deleteFrom(table)
+    .where('id', 'in', (eb) =>
+      eb.selectFrom(table).select('id').where('createdAt', '<', cutoff).where(SETTLED[table]).orderBy('createdAt').limit(batchSize).forUpdate().skipLocked(),
+    )
+    .returning('id');
   let total = 0;
   for (;;) {
-    const rows = await db.sql<{ id: number }>(statement(batchSize));
+    const rows = await db.sql(batch);
     total += rows.length;
     if (rows.length < batchSize) return total;
   }
@@ -28,23 +41,7 @@ async function deleteInBatches(db: Database, statement: (limit: number) => Prism
 
 export async function deleteExpiredEvents(db: Database, now = new Date(), batchSize = RETENTION_BATCH): Promise<RetentionResult> {
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS);
-  const deliveries = await deleteInBatches(
-    db,
-    (limit) => Prisma.sql`
-      DELETE FROM "WebhookDelivery" WHERE "id" IN (
-        SELECT "id" FROM "WebhookDelivery" WHERE "createdAt" < ${cutoff} AND "status" <> 'pending'
-        ORDER BY "createdAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING "id"`,
-    batchSize,
-  );
-  const events = await deleteInBatches(
-    db,
-    (limit) => Prisma.sql`
-      DELETE FROM "OutboxEvent" WHERE "id" IN (
-        SELECT "id" FROM "OutboxEvent" WHERE "createdAt" < ${cutoff} AND "relayedAt" IS NOT NULL
-        ORDER BY "createdAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING "id"`,
-    batchSize,
-  );
+  const deliveries = await deleteInBatches(db, 'WebhookDelivery', cutoff, batchSize);
+  const events = await deleteInBatches(db, 'OutboxEvent', cutoff, batchSize);
   return { events, deliveries };
 }
