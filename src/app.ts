@@ -5,7 +5,7 @@ import { createYoga } from 'graphql-yoga';
 import { createRequestContext, type RequestContext } from './context.js';
 import type { AppDeps } from './deps.js';
 import { AppError } from './errors.js';
-import { Prisma } from './generated/prisma/client.js';
+import { rawStatement, sql } from './infra/sql.js';
 import { createFieldRateLimiter } from './schema/field-rate-limit.js';
 import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     if (pathname === '/readyz') {
       if (options.readiness?.draining) return jsonResponse(503, { status: 'draining' });
       try {
-        await deps.db.sql(Prisma.sql`SELECT 1`);
+        await deps.db.sql(rawStatement(sql`SELECT 1`));
         return jsonResponse(200, { status: 'ready' });
       } catch {
         return jsonResponse(503, { status: 'unavailable' });

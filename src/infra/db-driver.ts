@@ -34,7 +34,7 @@ function textOf(query: Statement<unknown>): { text: string; values: readonly unk
 /**
  * The same statements sent through a Prisma client or interactive transaction (Prisma's raw path), for the few
  * writers that are handed one instead of the driver: the fixture import, whose one transaction also writes the
- * tables Prisma owns, and the audit of PHI reads made by GraphQL resolvers that pass the Prisma client. Rows come
+ * tables Prisma owns, and events recorded inside a Prisma transaction. Rows come
  * back as Prisma's raw path converts them.
  */
 export function prismaSql(client: Pick<Prisma.TransactionClient, '$queryRawUnsafe'>): SqlExecutor {

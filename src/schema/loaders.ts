@@ -35,7 +35,7 @@ export function createLoaders(db: Database, reader: () => Reader | null): Loader
         const rows = await newestSubmissionsOfForms(db, formIds, limit, columns);
         // PHI reads are audited for the whole batch at once: one INSERT per request, never one per form.
         const viewer = reader();
-        if (viewer) await auditPhiReads(db.prisma, viewer, rows);
+        if (viewer) await auditPhiReads(db, viewer, rows);
         for (const id of formIds) read.set(id, []);
         for (const row of rows) read.get(row.formId)?.push(row);
         return formIds.map((id) => read.get(id) ?? []);

@@ -62,7 +62,7 @@ builder.queryFields((t) => ({
     type: SubmissionRef,
     authScopes: { scope: 'read:submissions' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, context) => getSubmissionOrThrow(context.deps.db.prisma, readerOf(context), args.id),
+    resolve: (_root, args, context) => getSubmissionOrThrow(context.deps.db, readerOf(context), args.id),
   }),
 }));
 

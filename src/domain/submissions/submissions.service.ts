@@ -1,10 +1,10 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../infra/db.js';
-import { prismaSql, type SqlExecutor } from '../../infra/db-driver.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
 import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import type { Prisma, PrismaClient, Submission } from '../../generated/prisma/client.js';
+import type { Prisma, Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
 import { outboxRow, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
@@ -43,14 +43,11 @@ export interface Reader {
   apiKeyId: number | null;
 }
 
-/**
- * Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. Sent on
- * the Prisma client its GraphQL callers (src/schema) hand over.
- */
-export async function auditPhiReads(prisma: PrismaClient, reader: Reader, submissions: Submission[]): Promise<void> {
+/** Every read of a PHI form's submissions is audited (one INSERT per page); only PHI rows carry a key id. */
+export async function auditPhiReads(db: SqlExecutor, reader: Reader, submissions: Submission[]): Promise<void> {
   // The key id marks an encrypted (PHI) row even when a read leaves its formData out: listing it is still a read.
   const phiIds = submissions.filter((submission) => submission.formDataKeyId !== null).map((submission) => submission.id);
-  if (phiIds.length) await recordSubmissionReads(prismaSql(prisma), reader, phiIds);
+  if (phiIds.length) await recordSubmissionReads(db, reader, phiIds);
 }
 
 export interface SubmissionListFilter extends PageRequest, CreatedRange {}
@@ -179,7 +176,7 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
     if (row.id === null || row.accountId === null || row.formId === null || row.createdAt === null) continue;
     data.push(submissionOf({ ...row, id: row.id, accountId: row.accountId, formId: row.formId, createdAt: row.createdAt }));
   }
-  await auditPhiReads(db.prisma, reader, data);
+  await auditPhiReads(db, reader, data);
   return toPage(data, filter, first.total);
 }
 
@@ -196,10 +193,10 @@ export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonl
   return rows as (Omit<Submission, 'formData'> & { formData: unknown })[] as Submission[];
 }
 
-export async function getSubmissionOrThrow(prisma: PrismaClient, reader: Reader, id: number): Promise<Submission> {
-  const submission = await prisma.submission.findFirst({ where: { id, accountId: reader.accountId } });
+export async function getSubmissionOrThrow(db: Database, reader: Reader, id: number): Promise<Submission> {
+  const submission = await db.prisma.submission.findFirst({ where: { id, accountId: reader.accountId } });
   if (!submission) throw notFound('submission');
-  await auditPhiReads(prisma, reader, [submission]);
+  await auditPhiReads(db, reader, [submission]);
   return submission;
 }
 
