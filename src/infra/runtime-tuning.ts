@@ -1,23 +1,33 @@
 import v8 from 'node:v8';
 
 /**
+ * WebAssembly on the baseline compiler only. On the command line `--liftoff-only` alone does it: V8 derives
+ * `--no-wasm-tier-up` and `--no-wasm-dynamic-tiering` from it when it starts. Set later, as here, nothing derives
+ * them, and V8 14 (Node 26) reads those two when it decides to tier up: with `--liftoff-only` alone, a hot function
+ * was still recompiled by TurboFan (`--trace-wasm-compilation-times`; test/runtime-tuning.test.ts), and a gateway
+ * under the bench's load still had ~15 MB of TurboFan register-allocation zones at its malloc peak (heaptrack: peak
+ * malloc 34 → 26 MB with the flag on the command line). V8 12 (Node 20) honoured `--liftoff-only` alone.
+ */
+const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
+
+/**
  * V8 settings for a server on PostgreSQL, applied by the entry point itself (production starts it as plain
  * `node dist/main.js`, with no node flags) before the first Prisma query and before any load. Both flags are
  * read by V8 when they apply (compiling a WebAssembly module; sizing the heap after a full GC), so setting them
  * at startup is equivalent to passing them on the command line. Measured with bench/run.ts's scenarios at 32
  * connections (`npm run bench` reports the gateway's peak RSS).
  *
- * - `--liftoff-only`: Prisma's query compiler is a 3.4 MB WebAssembly module. By default V8 recompiles its hot
- *   functions with TurboFan on background threads, and that compilation memory stays in glibc's per-thread malloc
- *   arenas: ~45 MB of RSS (measured: 150 → 105 MB for a process that runs 200 Prisma queries), for code that runs
- *   only when a query shape is first planned. Baseline (Liftoff) code is fast enough for that.
+ * - Liftoff only (`LIFTOFF_ONLY` below): Prisma's query compiler is a 3.4 MB WebAssembly module. By default V8
+ *   recompiles its hot functions with TurboFan on background threads, and that compilation memory stays in glibc's
+ *   per-thread malloc arenas: ~45 MB of RSS (measured: 150 → 105 MB for a process that runs 200 Prisma queries), for
+ *   code that runs only when a query shape is first planned. Baseline (Liftoff) code is fast enough for that.
  * - `--heap-growing-percent`: with 32 concurrent requests, every in-flight request's rows and result objects
  *   survive two scavenges and are promoted, so the old generation fills with dead data at up to ~30 MB/s. V8 then
  *   lets it grow to 4× the live heap (60-75 MB live → 200-300 MB) before a full GC. Capping growth at 30 % above
  *   the live heap keeps the peak near the live size; 10 % doubled CPU per request (full GCs back to back), 30 %
  *   showed no CPU difference beyond noise.
  */
-export const POSTGRES_V8_FLAGS = ['--liftoff-only', '--heap-growing-percent=30'] as const;
+export const POSTGRES_V8_FLAGS = [...LIFTOFF_ONLY, '--heap-growing-percent=30'] as const;
 
 export function applyPostgresRuntimeTuning(): void {
   for (const flag of POSTGRES_V8_FLAGS) v8.setFlagsFromString(flag);
@@ -33,7 +43,7 @@ export function applyPostgresRuntimeTuning(): void {
  * `--max-semi-space-size=8` on its command line (package.json): V8 sizes the young generation once, at start-up, to up
  * to 64 MB on a machine with plenty of memory, all of it touched after a few scavenges; 16 MB is ~45 MB less RSS.
  */
-export const EMBEDDED_V8_FLAGS = ['--liftoff-only'] as const;
+export const EMBEDDED_V8_FLAGS = [...LIFTOFF_ONLY] as const;
 
 export function applyEmbeddedRuntimeTuning(): void {
   for (const flag of EMBEDDED_V8_FLAGS) v8.setFlagsFromString(flag);
