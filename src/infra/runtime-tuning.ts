@@ -1,23 +1,46 @@
 import v8 from 'node:v8';
 
 /**
+ * WebAssembly on the baseline compiler only. On the command line `--liftoff-only` alone does it: V8 derives
+ * `--no-wasm-tier-up` and `--no-wasm-dynamic-tiering` from it when it starts. Set later, as here, nothing derives
+ * them, and V8 14 (Node 26) reads those two when it decides to tier up: with `--liftoff-only` alone, a hot function
+ * was still recompiled by TurboFan (`--trace-wasm-compilation-times`; test/runtime-tuning.test.ts), and a gateway
+ * under the bench's load still had ~15 MB of TurboFan register-allocation zones at its malloc peak (heaptrack: peak
+ * malloc 34 → 26 MB with the flag on the command line). V8 12 (Node 20) honoured `--liftoff-only` alone.
+ */
+const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
+
+/**
  * V8 settings for a server on PostgreSQL, applied by the entry point itself (production starts it as plain
  * `node dist/main.js`, with no node flags) before the first Prisma query and before any load. Both flags are
  * read by V8 when they apply (compiling a WebAssembly module; sizing the heap after a full GC), so setting them
  * at startup is equivalent to passing them on the command line. Measured with bench/run.ts's scenarios at 32
  * connections (`npm run bench` reports the gateway's peak RSS).
  *
- * - `--liftoff-only`: Prisma's query compiler is a 3.4 MB WebAssembly module. By default V8 recompiles its hot
- *   functions with TurboFan on background threads, and that compilation memory stays in glibc's per-thread malloc
- *   arenas: ~45 MB of RSS (measured: 150 → 105 MB for a process that runs 200 Prisma queries), for code that runs
- *   only when a query shape is first planned. Baseline (Liftoff) code is fast enough for that.
+ * - Liftoff only (`LIFTOFF_ONLY` below): Prisma's query compiler is a 3.4 MB WebAssembly module. By default V8
+ *   recompiles its hot functions with TurboFan on background threads, and that compilation memory stays in glibc's
+ *   per-thread malloc arenas: ~45 MB of RSS (measured: 150 → 105 MB for a process that runs 200 Prisma queries), for
+ *   code that runs only when a query shape is first planned. Baseline (Liftoff) code is fast enough for that.
  * - `--heap-growing-percent`: with 32 concurrent requests, every in-flight request's rows and result objects
  *   survive two scavenges and are promoted, so the old generation fills with dead data at up to ~30 MB/s. V8 then
  *   lets it grow to 4× the live heap (60-75 MB live → 200-300 MB) before a full GC. Capping growth at 30 % above
  *   the live heap keeps the peak near the live size; 10 % doubled CPU per request (full GCs back to back), 30 %
  *   showed no CPU difference beyond noise.
  */
-export const POSTGRES_V8_FLAGS = ['--liftoff-only', '--heap-growing-percent=30'] as const;
+/*
+ * What is left on Node 26 (peak 245-290 MB under that load, 190-195 MB on Node 20; /proc/<pid>/smaps, heap statistics,
+ * heaptrack): the node binary's pages ~58 MB (Node 20: ~47); the V8 heap 125-150 MB, of which the young generation
+ * is 64 MB (V8 14 grows each semi-space to 32 MB; Node 20: 16) and the old generation 55-100 MB at its peaks for ~40 MB
+ * live (it overshoots the 30 % while concurrent marking waits for a busy CPU; ~21 MB of the live heap is strings, the
+ * modules' source text among them); malloc 35-45 MB, of which ~20 MB are free chunks glibc keeps in its per-thread
+ * arenas. The levers for the first and the last, `--max-semi-space-size`, `--v8-pool-size` and MALLOC_ARENA_MAX, are
+ * read only when the process starts (`--max-semi-space-size` set here changes nothing, measured). Passed on the command
+ * line to the same load (5 scenarios × 5 s, 32 connections, several runs each): `--max-semi-space-size=16
+ * --v8-pool-size=2` with MALLOC_ARENA_MAX=2 peaked at 207-249 MB against 249-279 MB, with the GraphQL dashboard's CPU
+ * per request ~20 % higher (more promotion); `--max-semi-space-size=8` at 201-239 MB, dashboard +30-40 %. Set here,
+ * `--optimize-for-size` peaked at 189 MB for 2-2.7× the CPU per request and `--no-concurrent-marking` at 430-480 MB.
+ */
+export const POSTGRES_V8_FLAGS = [...LIFTOFF_ONLY, '--heap-growing-percent=30'] as const;
 
 export function applyPostgresRuntimeTuning(): void {
   for (const flag of POSTGRES_V8_FLAGS) v8.setFlagsFromString(flag);
@@ -25,15 +48,17 @@ export function applyPostgresRuntimeTuning(): void {
 
 /**
  * V8 settings for a server on the embedded database (PGlite), applied the same way before PGlite's 8.7 MB
- * WebAssembly module is compiled. `--liftoff-only` here covers PostgreSQL itself, which runs in WebAssembly: PGlite
+ * WebAssembly module is compiled. Liftoff only here covers PostgreSQL itself, which runs in WebAssembly: PGlite
  * alone opens at ~175 MB RSS instead of ~205 MB, with less CPU at start (no TurboFan recompilation on background
- * threads, ~0.1 s), and the bench's light load (embedded-memory stage: lists, ingest, GraphQL on the demo data)
- * measured the same CPU per request (5-7 ms) with and without it: the embedded database is for development and small
- * sites, where memory matters more than the last bit of query speed. `npm start` also passes
+ * threads, ~0.1 s). The bench's light load (embedded-memory stage: lists, ingest, GraphQL on the demo data; Node 26,
+ * 3 runs each, two starts per run) measured steady RSS 302-330 MB with TurboFan (when `--liftoff-only` alone did not
+ * stop it) and 256-282 MB on Liftoff, peak 317-345 → 273-295 MB, and the same CPU per request (6.9 and 7.0 ms, mean
+ * of 6 starts; 5-8.4 ms each): the embedded database is for development and small sites, where memory matters more
+ * than the last bit of query speed. `npm start` also passes
  * `--max-semi-space-size=8` on its command line (package.json): V8 sizes the young generation once, at start-up, to up
  * to 64 MB on a machine with plenty of memory, all of it touched after a few scavenges; 16 MB is ~45 MB less RSS.
  */
-export const EMBEDDED_V8_FLAGS = ['--liftoff-only'] as const;
+export const EMBEDDED_V8_FLAGS = [...LIFTOFF_ONLY] as const;
 
 export function applyEmbeddedRuntimeTuning(): void {
   for (const flag of EMBEDDED_V8_FLAGS) v8.setFlagsFromString(flag);
