@@ -15,6 +15,8 @@ export interface HopFigures {
   hops: Record<string, { p50: number; p99: number }>;
   /** Per hop: mean over the slowest 1 % of submissions (ms): where the tail's time went. */
   tail: Record<string, number>;
+  /** When the slowest 1 % were acknowledged, in s from the first acknowledgement (spread out, or one stall?). */
+  tailAtS: number[];
 }
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
@@ -44,7 +46,7 @@ export async function hopFigures(url: string, acknowledged: Map<number, number>,
       JOIN dj ON dj."deliveryId" = d."id"
       WHERE o."type" = 'submission.created'`);
     const series: number[][] = HOPS.map(() => []);
-    const totals: { total: number; parts: number[] }[] = [];
+    const totals: { total: number; parts: number[]; ack: number }[] = [];
     for (const row of rows) {
       const ack = acknowledged.get(Number(row.sid));
       const got = received.get(Number(row.sid));
@@ -52,7 +54,7 @@ export async function hopFigures(url: string, acknowledged: Map<number, number>,
       const points = [ack, row.relayed, row.fanout_fetched, row.written, row.fetched, row.sent, got].map(Number);
       const parts = HOPS.map((_, i) => points[i + 1]! - points[i]!);
       parts.forEach((value, i) => series[i]!.push(value));
-      totals.push({ total: got - ack, parts });
+      totals.push({ total: got - ack, parts, ack });
     }
     if (totals.length === 0) return null;
     totals.sort((a, b) => b.total - a.total);
@@ -64,7 +66,9 @@ export async function hopFigures(url: string, acknowledged: Map<number, number>,
       hops[name] = { p50: r1(percentile(sorted, 50)), p99: r1(percentile(sorted, 99)) };
       tail[name] = r1(slowest.reduce((sum, { parts }) => sum + parts[i]!, 0) / slowest.length);
     });
-    return { hops, tail };
+    const first = Math.min(...acknowledged.values());
+    const at = slowest.map(({ ack }) => r1((ack - first) / 1000)).sort((a, b) => a - b);
+    return { hops, tail, tailAtS: [at[0]!, at[Math.floor(at.length / 2)]!, at.at(-1)!] };
   } finally {
     await client.end();
   }

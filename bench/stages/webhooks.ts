@@ -278,7 +278,7 @@ async function rateRun(context: StageContext, mode: WorkerMode, rate: number): P
     if (HOPS) {
       const epoch = (times: Map<number, number>): Map<number, number> => new Map([...times].map(([id, at]) => [id, performance.timeOrigin + at]));
       figures.hops = await hopFigures(db.url, epoch(ingested.acknowledged), epoch(receiver.firstValid));
-      context.log(`webhooks ${mode} @ ${rate}/s hops (p50/p99; mean of the slowest 1 %): ${Object.entries(figures.hops?.hops ?? {}).map(([hop, { p50, p99 }]) => `${hop} ${p50}/${p99}; ${figures.hops!.tail[hop]}`).join(' | ')}`);
+      context.log(`webhooks ${mode} @ ${rate}/s hops (p50/p99; mean of the slowest 1 %): ${Object.entries(figures.hops?.hops ?? {}).map(([hop, { p50, p99 }]) => `${hop} ${p50}/${p99}; ${figures.hops!.tail[hop]}`).join(' | ')}; slowest 1 % acknowledged at ${figures.hops?.tailAtS.join('/')} s (min/median/max)`);
     }
     return figures;
   } finally {
