@@ -27,6 +27,10 @@ export interface Config {
   logLevel: LogLevel;
   /** Submissions an erasure job examines per transaction (each batch commits with its progress). */
   erasureBatchSize: number;
+  /** Webhook deliveries one worker process runs at once. */
+  deliveryConcurrency: number;
+  /** Webhook deliveries to one endpoint running at once, across every worker (at most `deliveryConcurrency`). */
+  deliveryPerEndpoint: number;
   /** SIGTERM: how long /readyz answers 503 while new connections are still served, before the listener closes. */
   shutdownDelayMs: number;
   /** The bound on finishing in-flight requests and jobs once the listener closed; what is left is then cut. */
@@ -108,6 +112,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (nodeEnv === 'production' && (outboundTestResolve || outboundTestCa)) {
     throw new ConfigError('OUTBOUND_TEST_RESOLVE and OUTBOUND_TEST_CA are test-only and refused with NODE_ENV=production');
   }
+  const deliveryConcurrency = positiveInt(env, 'DELIVERY_CONCURRENCY', 200);
+  const deliveryPerEndpoint = positiveInt(env, 'DELIVERY_PER_ENDPOINT', 25);
+  if (deliveryPerEndpoint > deliveryConcurrency) {
+    throw new ConfigError(`DELIVERY_PER_ENDPOINT (${deliveryPerEndpoint}) must not exceed DELIVERY_CONCURRENCY (${deliveryConcurrency})`);
+  }
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -126,6 +135,8 @@ export function loadConfig(env: Env = process.env): Config {
     logRequests: flag(env, 'LOG_REQUESTS', true),
     logLevel: logLevel(env),
     erasureBatchSize: positiveInt(env, 'ERASURE_BATCH_SIZE', 500),
+    deliveryConcurrency,
+    deliveryPerEndpoint,
     shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };

@@ -8,6 +8,7 @@ import { startChild, type Child } from '../driver.js';
 import { round } from '../report.js';
 import { startHttpsServer, type TestHttpsServer } from '../../test/support/https-server.js';
 import { holds, type Stage, type StageContext } from './stage.js';
+import { hopFigures, type HopFigures } from './webhook-hops.js';
 
 /**
  * Webhook deliveries as an integrator sees them: submissions ingested at a fixed rate (open loop: a request every
@@ -23,7 +24,14 @@ import { holds, type Stage, type StageContext } from './stage.js';
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const RATES = [20, 100, 300];
+/**
+ * For a focused look (not the recorded run): WEBHOOKS_RATES=300 only those rates, WEBHOOKS_ROUNDS=3 each rate that many
+ * times (the modes interleaved), WEBHOOKS_DRAIN=0 no drain runs, WEBHOOKS_HOPS=1 each rate run's time per hop.
+ */
+const RATES = (process.env.WEBHOOKS_RATES ?? '20,100,300').split(',').map(Number);
+const ROUNDS = Number(process.env.WEBHOOKS_ROUNDS ?? 1);
+const DRAIN = process.env.WEBHOOKS_DRAIN !== '0';
+const HOPS = process.env.WEBHOOKS_HOPS === '1';
 const RATE_SECONDS = 20;
 /** How long after the last ingest a run waits for the last delivery before it counts the rest as missing. */
 const SETTLE_S = 60;
@@ -215,6 +223,8 @@ interface RunFigures {
   deliveriesPerS: number | null;
   /** Drain runs: CPU the worker's process spent per delivered submission (relay, fan-out, delivery, 2 emails). */
   workerCpuMsPerSubmission?: number | null;
+  /** WEBHOOKS_HOPS=1: where the time went (webhook-hops.ts). */
+  hops?: HopFigures | null;
 }
 
 interface Database {
@@ -265,6 +275,11 @@ async function rateRun(context: StageContext, mode: WorkerMode, rate: number): P
     await settle(receiver, ingested, SETTLE_S);
     const figures = figuresOf(mode, rate, ingested, receiver, 0);
     context.log(`webhooks ${mode} @ ${rate}/s: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.received}/${figures.acknowledged} received, ${figures.invalidSignatures} invalid`);
+    if (HOPS) {
+      const epoch = (times: Map<number, number>): Map<number, number> => new Map([...times].map(([id, at]) => [id, performance.timeOrigin + at]));
+      figures.hops = await hopFigures(db.url, epoch(ingested.acknowledged), epoch(receiver.firstValid));
+      context.log(`webhooks ${mode} @ ${rate}/s hops (p50/p99; mean of the slowest 1 %): ${Object.entries(figures.hops?.hops ?? {}).map(([hop, { p50, p99 }]) => `${hop} ${p50}/${p99}; ${figures.hops!.tail[hop]}`).join(' | ')}; slowest 1 % acknowledged at ${figures.hops?.tailAtS.join('/')} s (min/median/max)`);
+    }
     return figures;
   } finally {
     await fleet.stop();
@@ -307,10 +322,9 @@ export const webhooksStage: Stage = {
   title: `Webhook deliveries: ingest at ${RATES.join(', ')}/s for ${RATE_SECONDS} s, acknowledged → received at a local HTTPS receiver; drain of a ${BACKLOG} backlog`,
   async run(context) {
     const runs: RunFigures[] = [];
-    for (const mode of ['in-process', 'worker-process'] as const) {
-      for (const rate of RATES) runs.push(await rateRun(context, mode, rate));
-      runs.push(await drainRun(context, mode));
-    }
+    const modes = ['in-process', 'worker-process'] as const;
+    for (let round = 0; round < ROUNDS; round++) for (const rate of RATES) for (const mode of modes) runs.push(await rateRun(context, mode, rate));
+    if (DRAIN) for (const mode of modes) runs.push(await drainRun(context, mode));
     const at300 = runs.filter((run) => run.rate === 300);
     const drains = runs.filter((run) => typeof run.rate === 'string');
     const worst = (values: (number | null)[]): number | null => (values.some((v) => v === null) ? null : Math.max(...(values as number[])));

@@ -20,8 +20,8 @@ import { notifyChannelSql } from 'pg-boss/dist/plans.js';
 export interface ConcurrentWorkOptions {
   /** Jobs running at once in this process. */
   concurrency: number;
-  /** Jobs of one group running at once, across all workers. */
-  perGroup: number;
+  /** Jobs of one group running at once, across all workers; unset: no limit (jobs without groups). */
+  perGroup?: number;
   pollingIntervalSeconds: number;
 }
 
@@ -84,10 +84,11 @@ export class ConcurrentWorker<T extends object> {
       this.woken = false;
       const free = this.options.concurrency - this.running.size;
       if (free > 0) {
-        const full = [...this.groups].filter(([, count]) => count >= this.options.perGroup).map(([group]) => group);
+        const { perGroup } = this.options;
+        const full = perGroup === undefined ? [] : [...this.groups].filter(([, count]) => count >= perGroup).map(([group]) => group);
         try {
           // pg-boss counts each group's active jobs (of every worker) and claims no more than the limit allows.
-          const jobs = await this.boss.fetch<T>(this.name, { batchSize: free, groupConcurrency: this.options.perGroup });
+          const jobs = await this.boss.fetch<T>(this.name, { batchSize: free, ...(perGroup === undefined ? {} : { groupConcurrency: perGroup }) });
           this.moreWaiting = jobs.length === free || full.length > 0;
           for (const job of jobs) this.begin(job);
         } catch (error) {
@@ -122,7 +123,7 @@ export class ConcurrentWorker<T extends object> {
     let groupFreed = false;
     if (group !== null) {
       const left = (this.groups.get(group) ?? 1) - 1;
-      groupFreed = left === this.options.perGroup - 1;
+      groupFreed = this.options.perGroup !== undefined && left === this.options.perGroup - 1;
       if (left > 0) this.groups.set(group, left);
       else this.groups.delete(group);
     }

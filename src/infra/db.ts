@@ -21,6 +21,12 @@ export interface SqlSession {
 export interface Database extends DriverSql {
   prisma: PrismaClient;
   kind: 'postgres' | 'pglite';
+  /**
+   * The outbox relay's and the event fan-out's transactions. On PostgreSQL, connections of their own: every delivery
+   * waits for these two hops, one batch at a time, and on the shared pool they queued behind the requests' and up to
+   * DELIVERY_CONCURRENCY deliveries' statements (the worst of a delivery's latency). On PGlite, its one connection.
+   */
+  pipeline: DriverSql;
   /** The embedded instance (pglite only), for the job queue, which must share it: one process, one PGlite. */
   pglite?: PGlite;
   /** Runs `fn` on one dedicated connection (PGlite has only one). */
@@ -122,6 +128,9 @@ function pgliteSession(db: PGlite): SqlSession {
   };
 }
 
+/** The relay's and the fan-out's connections: one each, so neither waits for the other. */
+const PIPELINE_CONNECTIONS = 2;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -129,9 +138,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // replaced on the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', () => {});
     const prisma = createClient(new PrismaPg(pool), options.onQuery);
+    // Opened on first use (a worker's relay and fan-out), so a process without a worker holds none of them.
+    const pipelinePool = new pg.Pool({ connectionString: options.databaseUrl, max: PIPELINE_CONNECTIONS });
+    pipelinePool.on('error', () => {});
     return {
       prisma,
       ...pgDriverSql(pool, options.onQuery),
+      pipeline: pgDriverSql(pipelinePool, options.onQuery),
       kind: 'postgres',
       withSession: async (fn) => {
         const client = await pool.connect();
@@ -148,7 +161,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
       close: async () => {
         await prisma.$disconnect();
-        await pool.end();
+        await Promise.all([pool.end(), pipelinePool.end()]);
       },
     };
   }
@@ -172,9 +185,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const prisma = createClient(new PrismaPGlite(db), options.onQuery);
   const session = pgliteSession(db);
+  const driver = pgliteDriverSql(db, options.onQuery);
   return {
     prisma,
-    ...pgliteDriverSql(db, options.onQuery),
+    ...driver,
+    pipeline: driver,
     kind: 'pglite',
     pglite: db,
     withSession: (fn) => fn(session),

@@ -203,7 +203,15 @@ export class JobQueue {
 
   /** Runs `handler` for up to `options.concurrency` jobs at once, at most `perGroup` of one group (concurrent-worker.ts). */
   async workConcurrently<T extends object>(name: QueueName, handler: JobHandler<T>, options: ConcurrentWorkOptions): Promise<ConcurrentWorker<T>> {
-    const worker = new ConcurrentWorker<T>(this.boss, name, handler, options, (message) => {
+    const logged: JobHandler<T> = async (data, job) => {
+      try {
+        await handler(data, job);
+      } catch (error) {
+        logJobFailure(name, job, error);
+        throw error;
+      }
+    };
+    const worker = new ConcurrentWorker<T>(this.boss, name, logged, options, (message) => {
       if (!this.stopped) logger.error({ queue: name, error: message }, 'job queue');
     });
     await worker.start();
@@ -236,6 +244,11 @@ const batchWorkOptions = (options: WorkOptions) => ({
   perJobResults: true as const,
 });
 
+/** The name and code only: a message may quote job data (a rejected recipient's address, say). */
+function logJobFailure(queue: QueueName, job: Job<object>, error: unknown): void {
+  logger.warn({ queue, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
+}
+
 async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
   return Promise.all(
     jobs.map(async (job): Promise<JobResult> => {
@@ -243,8 +256,7 @@ async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], ha
         await handler(job.data, job);
         return { id: job.id, status: 'completed' };
       } catch (error) {
-        // The name and code only: a message may quote job data (a rejected recipient's address, say).
-        logger.warn({ queue, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
+        logJobFailure(queue, job, error);
         return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
       }
     }),

@@ -18,11 +18,8 @@ export const LAPSE_SCHEDULE = '17 3 * * *';
 /** Hourly at :41: each run deletes what turned 30 days old since the last, in small batches. */
 export const RETENTION_SCHEDULE = '41 * * * *';
 
-/**
- * Deliveries running at once per worker process, and to one endpoint (a subscription or a form's webhookUrl). 25 to
- * one endpoint is 250 deliveries/s to a receiver answering in 100 ms; a receiver that hangs holds 25 of 200 slots.
- */
-export const DELIVERY_CONCURRENCY = { concurrency: 200, perGroup: 25 };
+/** Emails being sent at once per worker process (each over its own SMTP connection unless SMTP_URL pools them). */
+const EMAIL_CONCURRENCY = 10;
 
 /** Events fanned out per transaction. */
 export const FANOUT_BATCH = 100;
@@ -40,8 +37,6 @@ export interface WorkerDeps {
   /** Tests: the deliveries' clock (days of failures simulated). */
   clock?: () => Date;
   batchSize?: number;
-  /** Tests: smaller delivery limits (DELIVERY_CONCURRENCY). */
-  deliveryConcurrency?: Partial<typeof DELIVERY_CONCURRENCY>;
   /** Tests: how often a worker looks for jobs whose `startAfter` came due (inserts wake it at once). */
   pollingIntervalSeconds?: number;
   /** Passed to the queue the worker starts (tests: fast crash recovery). */
@@ -76,7 +71,8 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const fanout = createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) });
   await queue.workInBatches<EventJob>(QUEUE.eventFanout, fanout.batch, fanout.single, { ...work, batchSize: deps.batchSize ?? FANOUT_BATCH });
   // Deliveries run side by side, each settling on its own, a few per receiver at most: one slow receiver holds
-  // its own slots, never the others' (concurrent-worker.ts).
+  // its own slots, never the others' (concurrent-worker.ts). The defaults, 200 and 25: 25 to one endpoint is 250
+  // deliveries/s to a receiver answering in 100 ms, and a receiver that hangs holds 25 of 200 slots.
   const deliveries = await queue.workConcurrently<DeliveryJobData>(
     QUEUE.webhookDelivery,
     createWebhookDeliveryHandler({
@@ -88,9 +84,14 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       ...(deps.deliveryTimeoutMs ? { timeoutMs: deps.deliveryTimeoutMs } : {}),
       ...(deps.clock ? { clock: deps.clock } : {}),
     }),
-    { ...DELIVERY_CONCURRENCY, ...deps.deliveryConcurrency, pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2 },
+    { concurrency: config.deliveryConcurrency, perGroup: config.deliveryPerEndpoint, pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2 },
   );
-  await queue.work<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ prisma: db.prisma, sender, config }), work);
+  // Emails too settle each on its own: in pg-boss's batch loop the next batch waited for the slowest message of the
+  // last (an SMTP server taking seconds to answer one held back every other), so at high rates they fell behind.
+  const emails = await queue.workConcurrently<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ prisma: db.prisma, sender, config }), {
+    concurrency: deps.batchSize ?? EMAIL_CONCURRENCY,
+    pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2,
+  });
   // One request at a time per worker: a run is long and its batches already share the database fairly.
   await queue.work<ErasureJob>(
     QUEUE.erasureRun,
@@ -125,21 +126,21 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       const deadline = Date.now() + timeoutMs;
       await relay.stop();
       // All queues at once, and bounded: one slow delivery must not hold the others' drain or the process.
-      // Deliveries still running at the deadline are failed back to the queue by their worker.
+      // Deliveries and emails still running at the deadline are failed back to the queue by their worker.
       let timer: NodeJS.Timeout | undefined;
-      const [drained, deliveriesDrained] = await Promise.all([
+      const [drained, ...concurrentDrained] = await Promise.all([
         Promise.race([
           Promise.all(Object.values(QUEUE).map((name) => queue.boss.offWork(name, { wait: true }))).then(() => true),
           new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
         ]),
-        deliveries.stop(Math.max(0, deadline - Date.now())),
+        ...[deliveries, emails].map((worker) => worker.stop(Math.max(0, deadline - Date.now()))),
       ]);
       clearTimeout(timer);
       if (!deps.fetcher) await fetcher.close?.();
       // Jobs still running are failed back to the queue here (by the owner's stop when the queue is shared).
       if (ownsQueue) await queue.stop({ graceful: true, timeoutMs: Math.max(0, deadline - Date.now()) });
       if (!deps.emailSender) sender.close();
-      return drained && deliveriesDrained ? 0 : 1;
+      return drained && concurrentDrained.every(Boolean) ? 0 : 1;
     },
   };
 }

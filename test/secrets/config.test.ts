@@ -20,3 +20,15 @@ describe('SECRET_KEY_PREVIOUS', () => {
     expect(() => loadConfig({ ...base, SECRET_KEY_PREVIOUS: `${key()},` })).toThrow('SECRET_KEY_PREVIOUS (key 2)');
   });
 });
+
+describe('DELIVERY_CONCURRENCY and DELIVERY_PER_ENDPOINT', () => {
+  it('default to 200 deliveries at once per worker, 25 of them to one endpoint', () => {
+    expect(loadConfig(base)).toMatchObject({ deliveryConcurrency: 200, deliveryPerEndpoint: 25 });
+    expect(loadConfig({ ...base, DELIVERY_CONCURRENCY: '40', DELIVERY_PER_ENDPOINT: '5' })).toMatchObject({ deliveryConcurrency: 40, deliveryPerEndpoint: 5 });
+  });
+
+  it('refuse a value that is not a positive whole number, and more per endpoint than in all', () => {
+    for (const value of ['0', '-1', '2.5', 'many']) expect(() => loadConfig({ ...base, DELIVERY_CONCURRENCY: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, DELIVERY_CONCURRENCY: '10' })).toThrow(new ConfigError('DELIVERY_PER_ENDPOINT (25) must not exceed DELIVERY_CONCURRENCY (10)'));
+  });
+});

@@ -66,7 +66,14 @@ describe('outbox relay', () => {
   });
 
   it('polls: a running relay hands over an event recorded after it started; stop() ends it', async () => {
-    const relay = startEventRelay(env.db, env.queue, { intervalMs: 50 });
+    // The first relay's passes, counted through its queue (every pass inserts its batch, empty or not).
+    let passes = 0;
+    const counted = Object.create(env.queue) as JobQueue;
+    counted.enqueueInTransaction = (...args) => {
+      passes++;
+      return env.queue.enqueueInTransaction(...args);
+    };
+    const relay = startEventRelay(env.db, counted, { intervalMs: 50 });
     try {
       const [id] = await recordSubmissions(1);
       const [job] = await waitFor(async () => {
@@ -77,9 +84,18 @@ describe('outbox relay', () => {
     } finally {
       await relay.stop();
     }
-    await recordSubmissions(1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await waiting()).toBe(1);
+    const passesAtStop = passes;
+    // An event recorded after stop(): a second relay, already running, woken by the same NOTIFY and polling as often,
+    // hands it over; the stopped one has made no pass meanwhile.
+    const second = startEventRelay(env.db, env.queue, { intervalMs: 50 });
+    try {
+      const [late] = await recordSubmissions(1);
+      await waitFor(async () => (await eventJobs()).some((data) => data.payload.data.id === late), 10_000, 'the late event, relayed by the second relay');
+    } finally {
+      await second.stop();
+    }
+    expect(passes).toBe(passesAtStop);
+    expect(await waiting()).toBe(0);
   });
 });
 

@@ -22,8 +22,8 @@ let worker: RunningWorker;
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startHttpsServer();
-  config = testConfig({ databaseUrl: db.url, receiver });
-  worker = await startWorker({ config, db, retryPolicy: fastRetries(), emailSender: recordingSender(), pollingIntervalSeconds: 0.5, deliveryConcurrency: LIMITS, deliveryTimeoutMs: 60_000 });
+  config = testConfig({ databaseUrl: db.url, receiver, env: { DELIVERY_CONCURRENCY: String(LIMITS.concurrency), DELIVERY_PER_ENDPOINT: String(LIMITS.perGroup) } });
+  worker = await startWorker({ config, db, retryPolicy: fastRetries(), emailSender: recordingSender(), pollingIntervalSeconds: 0.5, deliveryTimeoutMs: 60_000 });
 });
 afterAll(async () => {
   await worker?.stop();

@@ -10,11 +10,12 @@ import type { Database } from '../../src/infra/db.js';
 import type { TestHttpsServer } from '../support/https-server.js';
 
 /** A config whose outbound fetches reach the local HTTPS receiver (and nothing else). */
-export function testConfig(options: { databaseUrl: string | null; receiver?: TestHttpsServer; smtpUrl?: string }): Config {
+export function testConfig(options: { databaseUrl: string | null; receiver?: TestHttpsServer; smtpUrl?: string; env?: Record<string, string> }): Config {
   const env: Record<string, string> = {
     SECRET_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'wg-pipeline-')),
     NODE_ENV: 'test',
+    ...options.env,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   if (options.receiver) {

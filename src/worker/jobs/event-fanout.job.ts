@@ -92,7 +92,8 @@ export interface FanoutResult {
  */
 export async function fanOutEvents(deps: EventFanoutDeps, jobs: EventJob[]): Promise<FanoutResult> {
   if (jobs.length === 0) return { deliveries: 0, emails: 0 };
-  return deps.db.transaction(async (tx) => {
+  // On the pipeline's connections (db.ts): the hop every delivery waits for must not queue behind the deliveries.
+  return deps.db.pipeline.transaction(async (tx) => {
     const rows: { event: EventJob; subscriptionId: number | null }[] = [];
     const emails: { data: EmailJob; id: string }[] = [];
     for (const targets of await tx.sql(targetsSql(jobs))) {

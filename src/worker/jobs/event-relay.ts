@@ -17,8 +17,8 @@ import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 const RELAY_BATCH = 500;
 
 /** Moves up to `limit` events into jobs; returns how many it moved. */
-export async function relayEvents(db: Database, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {
-  return db.transaction(async (tx) => {
+export async function relayEvents(db: Pick<Database, 'pipeline'>, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {
+  return db.pipeline.transaction(async (tx) => {
     const events = await tx.sql<EventJob>(Prisma.sql`
       UPDATE "OutboxEvent" SET "relayedAt" = now()
       WHERE "id" IN (SELECT "id" FROM "OutboxEvent" WHERE "relayedAt" IS NULL ORDER BY "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
