@@ -1,11 +1,12 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../infra/db.js';
 import { logger } from '../infra/log.js';
+import { applyPostgresRuntimeTuning } from '../infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from '../shutdown.js';
 import { startWorker } from './start-worker.js';
 
 /**
- * `npm run worker`: the delivery worker as its own process, against the project's PostgreSQL. The
+ * `npm run worker` (`npm run worker:prod` from the build): the delivery worker as its own process, against the project's PostgreSQL. The
  * embedded database can be opened by one process only (the server), so it is refused here.
  */
 function fail(message: string, code: number): never {
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
     );
   }
   logger.level = config.logLevel;
+  // The same V8 settings as a gateway on PostgreSQL (Prisma's WebAssembly on Liftoff, a bounded old generation).
+  applyPostgresRuntimeTuning();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const worker = await startWorker({ config, db });
   logger.info({ pid: process.pid }, 'worker started');
