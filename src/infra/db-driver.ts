@@ -12,23 +12,19 @@ import type { Prisma } from '../generated/prisma/client.js';
  */
 export interface SqlExecutor {
   /**
-   * One statement; outside `transaction`, never inside another caller's transaction. A query built with
-   * sql.ts's `sqlBuilder` comes back typed by its selection; a `Prisma.sql` statement (left only in app.ts's
-   * health check and event-relay.ts; once they move to sql.ts, `Statement` is `Compilable` alone) by the caller's `Row`.
+   * One statement; outside `transaction`, never inside another caller's transaction. Built with sql.ts (`sqlBuilder`,
+   * or `rawStatement(sql\`…\`)` where Kysely's builder cannot say it), it comes back typed by its selection.
    */
   sql<Row>(query: Statement<Row>): Promise<Row[]>;
 }
 
-/** A typed query compiled by Kysely (src/infra/sql.ts), or a `Prisma.sql` template. */
-export type Statement<Row = unknown> = Compilable<Row> | Prisma.Sql;
+/** A typed query compiled by Kysely (src/infra/sql.ts). */
+export type Statement<Row = unknown> = Compilable<Row>;
 
 /** The text and parameters the driver sends. */
 function textOf(query: Statement<unknown>): { text: string; values: readonly unknown[] } {
-  if ('compile' in query) {
-    const compiled = query.compile();
-    return { text: compiled.sql, values: compiled.parameters };
-  }
-  return { text: query.text, values: query.values };
+  const compiled = query.compile();
+  return { text: compiled.sql, values: compiled.parameters };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
+import { rawStatement, sql } from '../../src/infra/sql.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { formFixture, seedAccount, siteFixture } from '../support/seed.js';
 
@@ -157,10 +158,10 @@ describe('GET /v1/forms/{id}/submissions/export', () => {
 
   it('walks more rows than one batch in order, without repeating or skipping any', async () => {
     await t.db.sql(
-      (await import('../../src/generated/prisma/client.js')).Prisma.sql`
+      rawStatement(sql`
         INSERT INTO "Submission" ("accountId", "formId", "formData", "createdAt")
         SELECT ${acme.id}, ${formId()}, jsonb_build_object('Name', 'n' || g), timestamp '2026-01-01' + ((g % 7) || ' seconds')::interval
-        FROM generate_series(1, 1203) g`,
+        FROM generate_series(1, 1203) g`),
     );
     const res = await exportOf();
     const rows = res.text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; createdAt: string });

@@ -1,6 +1,6 @@
 import type { Database } from '../../infra/db.js';
 import { logger } from '../../infra/log.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { EventJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 
@@ -19,10 +19,15 @@ const RELAY_BATCH = 500;
 /** Moves up to `limit` events into jobs; returns how many it moved. */
 export async function relayEvents(db: Pick<Database, 'pipeline'>, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {
   return db.pipeline.transaction(async (tx) => {
-    const events = await tx.sql<EventJob>(Prisma.sql`
-      UPDATE "OutboxEvent" SET "relayedAt" = now()
-      WHERE "id" IN (SELECT "id" FROM "OutboxEvent" WHERE "relayedAt" IS NULL ORDER BY "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING "accountId", "formId", "payload"`);
+    const events = await tx.sql(
+      sqlBuilder
+        .updateTable('OutboxEvent')
+        .set({ relayedAt: sql`now()` })
+        .where('id', 'in', (eb) => eb.selectFrom('OutboxEvent').select('id').where('relayedAt', 'is', null).orderBy('id').limit(limit).forUpdate().skipLocked())
+        .returning(['accountId', 'formId', 'payload'])
+        // payload is jsonb (unknown to the generated types): the EventPayload that outboxRow wrote.
+        .$castTo<EventJob>(),
+    );
     await queue.enqueueInTransaction<EventJob>(tx, QUEUE.eventFanout, events.map((data) => ({ data })));
     return events.length;
   });

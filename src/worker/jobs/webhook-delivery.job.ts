@@ -1,6 +1,10 @@
 import { Webhook } from 'standardwebhooks';
+import type { Updateable } from 'kysely';
 import type { Database, Prisma } from '../../infra/db.js';
-import { Prisma as PrismaNs } from '../../generated/prisma/client.js';
+import { prismaSql } from '../../infra/db-driver.js';
+import { rawStatement, sql, sqlBuilder } from '../../infra/sql.js';
+import type { Prisma as PrismaNs } from '../../generated/prisma/client.js';
+import type { WebhookDelivery } from '../../generated/kysely/types.js';
 import { deliveryGroup, derivedJobId, type EmailJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
@@ -94,7 +98,8 @@ interface DeliveryRow {
 }
 
 /** ONE statement: the delivery, its subscription (or its form's webhookUrl) and the account's signing secret. */
-const deliveryRowSql = (id: number): PrismaNs.Sql => PrismaNs.sql`
+const deliveryRow = (id: number) =>
+  rawStatement(sql<DeliveryRow>`
   SELECT d."id", d."status"::text AS "status", d."attempts", d."roundStart", d."subscriptionId", d."formId", d."messageId", d."eventType",
          d."payload", d."attemptLog",
          s."url" AS "subscriptionUrl", s."secret" AS "subscriptionSecret", s."active" AS "subscriptionActive",
@@ -104,7 +109,19 @@ const deliveryRowSql = (id: number): PrismaNs.Sql => PrismaNs.sql`
   JOIN "Account" a ON a."id" = d."accountId"
   LEFT JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
   LEFT JOIN "Form" f ON f."id" = d."formId" AND d."subscriptionId" IS NULL
-  WHERE d."id" = ${id}`;
+  WHERE d."id" = ${id}`);
+
+/**
+ * Every write of a delivery's attempt (WebhookDelivery is written one way: typed SQL), under the guard that makes it
+ * happen once: the tries the job was queued for, still pending. The whole attempt log is rewritten under it.
+ */
+const recordAttempt = (id: number, expectedAttempts: number, set: Updateable<WebhookDelivery>) =>
+  sqlBuilder
+    .updateTable('WebhookDelivery')
+    .set({ ...set, updatedAt: new Date() })
+    .where('id', '=', id)
+    .where('attempts', '=', expectedAttempts)
+    .where('status', '=', 'pending');
 
 const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
 
@@ -113,7 +130,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const clock = deps.clock ?? (() => new Date());
   const expectedAttempts = job.attempt ?? 0;
-  const [delivery] = await deps.db.sql<DeliveryRow>(deliveryRowSql(job.deliveryId));
+  const [delivery] = await deps.db.sql(deliveryRow(job.deliveryId));
   // A stale copy of a job (one re-run after its attempt was already recorded) must not send again.
   if (!delivery || delivery.status !== 'pending' || delivery.attempts !== expectedAttempts) return 'skipped';
 
@@ -129,10 +146,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   if (!target) {
     // Nothing was attempted (the subscription was deactivated or deleted, the form's URL removed): no
     // outbound-fetch reason applies, so lastError stays null (contract §6.5 "delivery object").
-    await prisma.webhookDelivery.updateMany({
-      where: { id: delivery.id, attempts: expectedAttempts, status: 'pending' },
-      data: { status: 'failed', nextAttemptAt: null },
-    });
+    await deps.db.sql(recordAttempt(delivery.id, expectedAttempts, { status: 'failed', nextAttemptAt: null }));
     return 'failed';
   }
 
@@ -159,19 +173,13 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
     lastAttemptAt: timestamp,
     lastStatusCode: result.status,
     lastLatencyMs: result.latencyMs,
-    attemptLog: [...logOf(delivery.attemptLog), entry] as unknown as PrismaNs.InputJsonValue,
+    attemptLog: JSON.stringify([...logOf(delivery.attemptLog), entry]),
   };
-  // The guard makes each attempt's record happen once: the log is rewritten whole under it.
-  const guard = { id: delivery.id, attempts: expectedAttempts, status: 'pending' as const };
   const subscriptionId = delivery.subscriptionId;
 
   if (result.ok) {
     // On the driver (the common case, once per delivery): Prisma's query path cost more CPU than the statement.
-    await deps.db.sql(PrismaNs.sql`
-      UPDATE "WebhookDelivery" SET "status" = 'succeeded', "attempts" = ${attempts}, "lastAttemptAt" = ${timestamp}, "deliveredAt" = ${timestamp},
-             "lastStatusCode" = ${result.status}, "lastLatencyMs" = ${result.latencyMs}, "lastError" = NULL, "nextAttemptAt" = NULL,
-             "attemptLog" = ${JSON.stringify(common.attemptLog)}::jsonb, "updatedAt" = ${new Date()}
-      WHERE "id" = ${delivery.id} AND "attempts" = ${expectedAttempts} AND "status" = 'pending'`);
+    await deps.db.sql(recordAttempt(delivery.id, expectedAttempts, { ...common, status: 'succeeded', deliveredAt: timestamp, lastError: null, nextAttemptAt: null }));
     // Ends the endpoint's failing period; read with the delivery, so the common case costs no statement.
     if (subscriptionId !== null && delivery.subscriptionFailing) {
       await prisma.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: { not: null } }, data: { failingSince: null } });
@@ -187,11 +195,10 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: DeliveryJob
   // The attempt, the next try and the endpoint's failing state commit together: a crash cannot lose the retry or
   // record it twice.
   await prisma.$transaction(async (tx: PrismaNs.TransactionClient) => {
-    const { count } = await tx.webhookDelivery.updateMany({
-      where: guard,
-      data: { ...common, lastError: result.reason, nextAttemptAt, ...(last ? { status: 'failed' as const } : {}) },
-    });
-    if (count !== 1) return;
+    const recorded = await prismaSql(tx).sql(
+      recordAttempt(delivery.id, expectedAttempts, { ...common, lastError: result.reason, nextAttemptAt, status: last ? 'failed' : 'pending' }).returning('id'),
+    );
+    if (recorded.length !== 1) return;
     if (nextAttemptAt) {
       await deps.queue.enqueueInTransaction<DeliveryJobData>(transactionDb(tx), QUEUE.webhookDelivery, [
         { data: { deliveryId: delivery.id, attempt: attempts }, startAfter: nextAttemptAt, group: deliveryGroup(delivery.subscriptionId, delivery.formId) },
