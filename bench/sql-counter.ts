@@ -18,8 +18,10 @@ export interface SqlCounter {
   port: number;
   /** Statements executed since start (or the last `reset`). */
   count(): number;
-  /** Statement texts (whitespace collapsed) with how often each ran since the last `reset`. */
+  /** Statement texts (whitespace collapsed, the first 160 characters) with how often each ran since the last `reset`. */
   texts(): Map<string, number>;
+  /** How many statements since the last `reset` had a whole text (whitespace collapsed) matching `pattern`. */
+  countMatching(pattern: RegExp): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -39,7 +41,7 @@ export async function startSqlCounter(target: { host: string; port: number }, op
   const record = (text: string): void => {
     if (options.ignore?.test(text)) return;
     statements++;
-    const key = text.replace(/\s+/g, ' ').trim().slice(0, 160);
+    const key = text.replace(/\s+/g, ' ').trim();
     tally.set(key, (tally.get(key) ?? 0) + 1);
   };
 
@@ -113,7 +115,12 @@ export async function startSqlCounter(target: { host: string; port: number }, op
   return {
     port: address.port,
     count: () => statements,
-    texts: () => new Map(tally),
+    texts: () => {
+      const short = new Map<string, number>();
+      for (const [text, n] of tally) short.set(text.slice(0, 160), (short.get(text.slice(0, 160)) ?? 0) + n);
+      return short;
+    },
+    countMatching: (pattern) => [...tally].filter(([text]) => pattern.test(text)).reduce((sum, [, n]) => sum + n, 0),
     reset: () => {
       statements = 0;
       tally = new Map();

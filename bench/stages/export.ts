@@ -119,9 +119,11 @@ async function measureSize(context: StageContext, url: string, apiKey: string, f
   return rows;
 }
 
+/** A batch's text (Kysely's): the form's submissions in keyset order, oldest first; the newest-row probe orders desc. */
+const BATCH_READ = /from "Submission" as "s" where .* order by "s"\."createdAt", "s"\."id" limit \$\d+$/;
+
 /** The export's keyset batch reads among the counted statements (the key lookup, the form, background checks aside). */
-const batchReads = (counter: SqlCounter): number =>
-  [...counter.texts()].filter(([text]) => text.includes('FROM "Submission" s WHERE')).reduce((sum, [, n]) => sum + n, 0);
+const batchReads = (counter: SqlCounter): number => counter.countMatching(BATCH_READ);
 
 /** Polls until no batch was read for `quietMs` (the socket buffers are full and the reads stopped). */
 async function untilQuiet(counter: SqlCounter, quietMs: number, timeoutMs: number): Promise<boolean> {
