@@ -1,13 +1,13 @@
 import { requireApiKeyViewer } from '../context.js';
 import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../domain/forms/form-input.js';
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
-import { archiveForm, createForm, getFormWithSiteOrThrow, listForms, updateForm } from '../domain/forms/forms.service.js';
+import { archiveForm, createForm, FORM_COLUMNS, getFormWithSiteOrThrow, listForms, updateForm, type FormColumn } from '../domain/forms/forms.service.js';
 import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { LATEST_SUBMISSIONS_SCOPE, latestRead, prefetchLatestSubmissions } from './latest-submissions.js';
 import { pageField, pageRef } from './pagination.js';
-import { selectsPath } from './selection.js';
+import { fieldNamesAt } from './selection.js';
 import { SubmissionRef } from './submission.js';
 
 const FormFieldRef = builder.objectRef<FieldElement>('FormField').implement({
@@ -50,6 +50,44 @@ export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
     }),
   }),
 });
+
+/**
+ * What each Form field reads of a form's row (`id` always comes): a page reads only the columns of the fields its
+ * query selects (listForms). A field missing here makes a page read every column (test/forms/form-columns.test.ts
+ * keeps the two in step).
+ */
+export const FORM_FIELD_COLUMNS: Readonly<Record<string, readonly FormColumn[]>> = {
+  __typename: [],
+  id: [],
+  name: ['name'],
+  type: ['type'],
+  domain: ['siteId', 'hostname'],
+  submissionCount: ['submissionCount'],
+  fields: ['fields'],
+  archived: ['archivedAt'],
+  phi: ['phi'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  latestSubmissions: [],
+};
+
+/** The columns a page of forms reads for the fields selected on its items, once per document. */
+function formColumnsFor(fields: ReadonlySet<string>): readonly FormColumn[] {
+  const columns = new Set<FormColumn>();
+  for (const field of fields) {
+    const read = FORM_FIELD_COLUMNS[field];
+    if (!read) return FORM_COLUMNS;
+    for (const column of read) columns.add(column);
+  }
+  return [...columns];
+}
+
+const columnsByFields = new WeakMap<ReadonlySet<string>, readonly FormColumn[]>();
+const formColumns = (fields: ReadonlySet<string>): readonly FormColumn[] => {
+  let columns = columnsByFields.get(fields);
+  if (!columns) columnsByFields.set(fields, (columns = formColumnsFor(fields)));
+  return columns;
+};
 
 const FormPage = pageRef('FormPage', FormRef);
 
@@ -112,7 +150,7 @@ builder.queryFields((t) => ({
         ...page,
         domainId: args.domainId,
         archived: args.archived,
-        withFields: selectsPath(info, ['data', 'fields']),
+        columns: formColumns(fieldNamesAt(info, ['data'])),
       });
       await prefetchLatestSubmissions(forms.data.map((form) => form.id), context, info, ['data', 'latestSubmissions']);
       return forms;

@@ -6,7 +6,7 @@ import { auditPhiReads, newestSubmissionsOfForms, type Reader, type SubmissionCo
 export interface Loaders {
   /**
    * The newest `limit` submissions of each form, for all forms of a page in ONE statement (PHI reads audited);
-   * their formData and sourceDomain only when `columns` asks (else null: a dashboard listing ids and dates would
+   * their formData and sourceDomain only when `columns` asks (else left out: a dashboard listing ids and dates would
    * decode 500 of them).
    */
   latestSubmissions(limit: number, columns: SubmissionColumns): DataLoader<number, Submission[]>;

@@ -46,3 +46,29 @@ export function fieldsAt(nodes: readonly FieldNode[], fragments: Fragments, path
   for (const node of nodes) visit(node.selectionSet, 0, '');
   return { fields, conditional };
 }
+
+/** Per field node list (of one parsed document) and path: the names below it. */
+const namesBelow = new WeakMap<readonly FieldNode[], Map<string, ReadonlySet<string>>>();
+
+/**
+ * The names of the fields the query selects on the objects at `path` below the field being resolved (through
+ * fragments; directives ignored, as in selectsPath), e.g. ['data'] of a page: what each item of the page shows.
+ */
+export function fieldNamesAt(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, path: readonly string[]): ReadonlySet<string> {
+  let known = namesBelow.get(info.fieldNodes);
+  if (!known) namesBelow.set(info.fieldNodes, (known = new Map()));
+  const key = path.join('.');
+  let names = known.get(key);
+  if (!names) {
+    const found = new Set<string>();
+    const visit = (set: SelectionSetNode | undefined): void => {
+      for (const selection of set?.selections ?? []) {
+        if (selection.kind === Kind.FIELD) found.add(selection.name.value);
+        else visit(selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : info.fragments[selection.name.value]?.selectionSet);
+      }
+    };
+    for (const nodes of fieldsAt(info.fieldNodes, info.fragments, path).fields.values()) for (const node of nodes) visit(node.selectionSet);
+    known.set(key, (names = found));
+  }
+  return names;
+}

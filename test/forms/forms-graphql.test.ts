@@ -81,7 +81,7 @@ describe('forms over GraphQL', () => {
 
   it('reads the forms’ fields only for a list that shows them (directly or through a fragment)', async () => {
     await t.useKeyOnce(key);
-    const listStatement = () => t.db.queries.find((sql) => sql.includes('from "Form" as "f" left join "Site"')) ?? '';
+    const listStatement = () => t.db.queries.find((sql) => sql.includes('from "Form" as "f"') && sql.includes('OVER ()')) ?? '';
     const expected = [
       { id: 'name', type: 'text', label: 'Name' },
       { id: 'email', type: 'email', label: 'Email' },
@@ -112,7 +112,7 @@ describe('forms over GraphQL', () => {
     t.db.resetQueryCount();
     const without = await t.graphql('query($id: Int!) { form(id: $id) { latestSubmissions { id } } }', { id: form.id }, key);
     expect(without.body.errors).toBeUndefined();
-    expect(lateral()).toMatch(/NULL::text as "sourceDomain"/i);
+    expect(lateral()).toMatch(/^select "s"\."id", "s"\."accountId", "s"\."formId", "s"\."formDataKeyId", "s"\."createdAt" from/);
     t.db.resetQueryCount();
     const asked = await t.graphql('query($id: Int!) { form(id: $id) { latestSubmissions { ...Source } } } fragment Source on Submission { sourceDomain }', { id: form.id }, key);
     expect(asked.body.errors).toBeUndefined();

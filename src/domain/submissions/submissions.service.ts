@@ -87,24 +87,27 @@ const newestSubmissionsOfForm = (shape: WindowShape, values: WindowValues & { ta
     .offset(values.skip)
     .as('s');
 
-/**
- * A submission's columns in `s`; formData (plain or sealed) and sourceDomain are left out as null for reads that do
- * not show them (a dashboard listing ids and dates would otherwise move and decode every form's data).
- */
+/** A submission's columns in `s` that every read of rows carries. */
 const SUBMISSION_COLUMNS = ['s.id', 's.accountId', 's.formId', 's.formDataKeyId', 's.createdAt'] as const;
-const formDataColumn = (withFormData: boolean) => (withFormData ? 's.formData' : sql<unknown>`NULL::jsonb`.as('formData'));
-const ciphertextColumn = (withFormData: boolean) => (withFormData ? 's.formDataCiphertext' : sql<null>`NULL::bytea`.as('formDataCiphertext'));
-const sourceDomainColumn = (withSourceDomain: boolean) => (withSourceDomain ? 's.sourceDomain' : sql<string | null>`NULL::text`.as('sourceDomain'));
+const FORM_DATA_COLUMNS = ['s.formData', 's.formDataCiphertext'] as const;
 
-/** Which costly columns a read of submissions carries; the others come back null. */
+/** Which costly columns a read of submissions carries besides SUBMISSION_COLUMNS. */
 export interface SubmissionColumns {
   formData: boolean;
   sourceDomain: boolean;
 }
 
-/** Every column of a submission in `s`, those `columns` leaves out as null: the one list for every read of rows. */
+/**
+ * The columns of `s` a read of rows asks for: formData (plain or sealed) and sourceDomain only when `columns` says,
+ * and left undefined on the rows otherwise (a dashboard listing ids and dates would otherwise move and decode every
+ * form's data, or carry three nulls per row). The one list for every read of rows; typed as if all were read.
+ */
 export const submissionColumns = (columns: SubmissionColumns) =>
-  [...SUBMISSION_COLUMNS, formDataColumn(columns.formData), ciphertextColumn(columns.formData), sourceDomainColumn(columns.sourceDomain)] as const;
+  [...SUBMISSION_COLUMNS, ...(columns.formData ? FORM_DATA_COLUMNS : []), ...(columns.sourceDomain ? (['s.sourceDomain'] as const) : [])] as unknown as readonly [
+    ...typeof SUBMISSION_COLUMNS,
+    ...typeof FORM_DATA_COLUMNS,
+    's.sourceDomain',
+  ];
 
 /** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
 function totalOf(shape: WindowShape, values: WindowValues) {
@@ -188,8 +191,8 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
 export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonly number[], limit: number, columns: SubmissionColumns): Promise<Submission[]> {
   // Ids are integers (the loader's keys), so the literal needs no quoting.
   const rows = await db.sql(newestOfForms(columns, { formIds: `{${formIds.join(',')}}`, limit }));
-  // Each row carries exactly a Submission's columns already (jsonb parsed, timestamps as UTC Dates): used as they
-  // come, not copied (a dashboard reads 500 per request).
+  // Each row carries a Submission's columns as read (jsonb parsed, timestamps as UTC Dates; those `columns` leaves
+  // out undefined, and no field reads them): used as they come, not copied (a dashboard reads 500 per request).
   return rows as (Omit<Submission, 'formData'> & { formData: unknown })[] as Submission[];
 }
 
