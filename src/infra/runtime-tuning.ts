@@ -39,6 +39,11 @@ const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-
  * --v8-pool-size=2` with MALLOC_ARENA_MAX=2 peaked at 207-249 MB against 249-279 MB, with the GraphQL dashboard's CPU
  * per request ~20 % higher (more promotion); `--max-semi-space-size=8` at 201-239 MB, dashboard +30-40 %. Set here,
  * `--optimize-for-size` peaked at 189 MB for 2-2.7× the CPU per request and `--no-concurrent-marking` at 430-480 MB.
+ * Again after forms pages read only their selected columns (2026-11-25, `npm run bench -- --stages main --rounds 1
+ * --duration 5`, flags through NODE_OPTIONS, one run each): none 242-250 MB per scenario (dashboard 543 req/s);
+ * `--max-semi-space-size=16 --v8-pool-size=2` with MALLOC_ARENA_MAX=2 218-234 MB (523 req/s); `=8` 192-237 MB
+ * (470-512 req/s). At the peak (`=8`): 55 MB of the node binary's pages, a 116 MB V8 heap (old space 74.5 MB for
+ * 59 MB used, new space 24 MB) and ~60 MB of malloc, WebAssembly code and stacks. Not adopted: still above 200 MB.
  */
 export const POSTGRES_V8_FLAGS = [...LIFTOFF_ONLY, '--heap-growing-percent=30'] as const;
 
