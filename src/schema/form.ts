@@ -71,8 +71,8 @@ export const FORM_FIELD_COLUMNS: Readonly<Record<string, readonly FormColumn[]>>
   latestSubmissions: [],
 };
 
-/** The columns a page of forms reads for the fields selected on its items, once per document. */
-function formColumnsFor(fields: ReadonlySet<string>): readonly FormColumn[] {
+/** The columns a page of forms reads for the fields selected on its items. */
+function formColumns(fields: ReadonlySet<string>): readonly FormColumn[] {
   const columns = new Set<FormColumn>();
   for (const field of fields) {
     const read = FORM_FIELD_COLUMNS[field];
@@ -81,13 +81,6 @@ function formColumnsFor(fields: ReadonlySet<string>): readonly FormColumn[] {
   }
   return [...columns];
 }
-
-const columnsByFields = new WeakMap<ReadonlySet<string>, readonly FormColumn[]>();
-const formColumns = (fields: ReadonlySet<string>): readonly FormColumn[] => {
-  let columns = columnsByFields.get(fields);
-  if (!columns) columnsByFields.set(fields, (columns = formColumnsFor(fields)));
-  return columns;
-};
 
 const FormPage = pageRef('FormPage', FormRef);
 
