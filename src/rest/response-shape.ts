@@ -48,8 +48,6 @@ interface Member {
   /** For object types (through lists): the members selected inside. */
   members: Member[] | null;
   shownOnlyWhenSet: boolean;
-  /** Selected beside a fragment: graphql-jit writes such fields out of selection order, so the object is rebuilt. */
-  reorder: boolean;
 }
 
 export interface ShapeOptions {
@@ -70,16 +68,15 @@ export interface ResponseShape {
 
 function membersOf(schema: GraphQLSchema, parent: GraphQLObjectType, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): Member[] {
   const members: Member[] = [];
-  const reorder = selectionSet.selections.length > 1 && selectionSet.selections.some((selection) => selection.kind !== Kind.FIELD);
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
       const fragment = fragments.get(selection.name.value);
       if (!fragment) throw new Error(`Unknown fragment ${selection.name.value}`);
-      members.push(...membersOf(schema, parent, fragment.selectionSet, fragments).map((member) => ({ ...member, reorder: member.reorder || reorder })));
+      members.push(...membersOf(schema, parent, fragment.selectionSet, fragments));
       continue;
     }
     if (selection.kind === Kind.INLINE_FRAGMENT) {
-      members.push(...membersOf(schema, parent, selection.selectionSet, fragments).map((member) => ({ ...member, reorder: member.reorder || reorder })));
+      members.push(...membersOf(schema, parent, selection.selectionSet, fragments));
       continue;
     }
     const field = parent.getFields()[selection.name.value];
@@ -90,7 +87,6 @@ function membersOf(schema: GraphQLSchema, parent: GraphQLObjectType, selectionSe
       type: field.type,
       members: selection.selectionSet && isObjectType(named) ? membersOf(schema, named, selection.selectionSet, fragments) : null,
       shownOnlyWhenSet: SHOWN_ONLY_WHEN_SET[parent.name]?.has(selection.name.value) ?? false,
-      reorder,
     });
   }
   return members;
@@ -118,11 +114,11 @@ function objectSchema(members: Member[]): JsonSchema {
   };
 }
 
-const needsRewrite = (members: Member[] | null): boolean => members?.some((member) => member.shownOnlyWhenSet || member.reorder || needsRewrite(member.members)) ?? false;
+const needsRewrite = (members: Member[] | null): boolean => members?.some((member) => member.shownOnlyWhenSet || needsRewrite(member.members)) ?? false;
 
 /**
- * Copies only where a show-when-set member, or fields selected beside a fragment, lie below; elsewhere the GraphQL
- * value is already the v1 value. A copy has the selection's order: the body's key order is the operation's.
+ * Copies only where a show-when-set member lies below; elsewhere the GraphQL value is already the v1 value, its keys
+ * in the selection's order (fragments merged where they are spread, as graphql-js and graphql-jit ≥ 0.8.9 collect them).
  */
 function rewriter(members: Member[] | null): ((value: unknown) => unknown) | null {
   if (!members || !needsRewrite(members)) return null;

@@ -167,3 +167,22 @@ describe('createForm per-field limit', () => {
     expect(await t.db.prisma.form.count({ where: { siteId: acme.sites.second!.id } })).toBe(30);
   });
 });
+
+describe('response field order', () => {
+  // The spec's CollectFields: a fragment's fields stand where the fragment is spread, a repeated key where it first
+  // appears. graphql-jit before 0.8.9 collected fragments after the fields beside them (`label` first here).
+  const DOCUMENT = `{ forms(limit: 2) { data { ... on Form { id } ...Counted label: name latestSubmissions(limit: 1) { ...Stamped id } } pagination { total } } }
+    fragment Counted on Form { submissionCount id name }
+    fragment Stamped on Submission { createdAt }`;
+
+  it('answers keys in selection order, a fragment where it is spread, as graphql-js would', async () => {
+    const res = await t.graphql(DOCUMENT, {}, key);
+    expect(res.status).toBe(200);
+    const forms = (JSON.parse(res.text) as { data: { forms: { data: Record<string, unknown>[] } } }).data.forms;
+    expect(Object.keys(forms)).toStrictEqual(['data', 'pagination']);
+    for (const form of forms.data) {
+      expect(Object.keys(form)).toStrictEqual(['id', 'submissionCount', 'name', 'label', 'latestSubmissions']);
+      expect((form.latestSubmissions as Record<string, unknown>[]).map((submission) => Object.keys(submission))).toStrictEqual([['createdAt', 'id']]);
+    }
+  });
+});
