@@ -36,6 +36,20 @@ query Dashboard {
 
 const GRAPHIQL_HEADERS = '{"Authorization": "Bearer svc_live_…"}';
 
+/**
+ * Browser dashboards may call /graphql from any origin. A key travels only in the Authorization header, never in a
+ * cookie, so no credentials are allowed (Yoga's default would reflect the origin with Allow-Credentials: true), and
+ * scripts may read the budget and request-id headers. /v1 sends no CORS headers: it is for servers, which hold keys.
+ */
+const GRAPHQL_CORS = {
+  origin: '*',
+  credentials: false,
+  methods: ['GET', 'POST'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+  maxAge: 600,
+};
+
 /** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   const schema = toSchema();
@@ -53,6 +67,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   const yoga = createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    cors: GRAPHQL_CORS,
     logging: false,
     maskedErrors: { maskError: errorLog.maskError },
     // The self-contained GraphiQL bundle is ~30 MB of heap once loaded: only a browser opening /graphql pays for it.
