@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { Response } from '@whatwg-node/server';
 import { createYoga } from 'graphql-yoga';
 import { createRequestContext, type RequestContext } from './context.js';
@@ -16,6 +15,7 @@ import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 import { createGraphQLErrorLog } from './schema/use-error-log.js';
+import { useJit } from './schema/use-jit.js';
 import { useRequestLimits } from './schema/use-request-limits.js';
 import { describeError, logger } from './infra/log.js';
 
@@ -81,8 +81,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       defaultEditorToolsVisibility: 'headers',
     },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    // Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
-    plugins: [useRequestLimits(), useGraphQlJit(), useResponseHeaders(), errorLog.plugin],
+    plugins: [useRequestLimits(), useJit(), useResponseHeaders(), errorLog.plugin],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {

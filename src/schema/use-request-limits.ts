@@ -51,6 +51,17 @@ const knownOperationTypes: ValidationRule = (context) => ({
 });
 
 /**
+ * Execution keeps variables by name on plain objects (graphql-js's coerced values, graphql-jit's input and output),
+ * where `__proto__` sets the prototype instead of a key: its value would be dropped, or (graphql-jit) read by other
+ * variables. Refused with a clear message rather than run with a value that silently went missing.
+ */
+const noProtoVariable: ValidationRule = (context) => ({
+  VariableDefinition(node) {
+    if (node.variable.name.value === '__proto__') context.reportError(new GraphQLError('The variable name $__proto__ is not supported; choose another name', { nodes: node.variable }));
+  },
+});
+
+/**
  * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
  * context): the document's size and nesting, and the nesting of variables (the JSON scalar hands them on as they
  * came, e.g. to formData's size check).
@@ -70,6 +81,7 @@ export function useRequestLimits(): Plugin {
     },
     onValidate({ addValidationRule }) {
       addValidationRule(knownOperationTypes);
+      addValidationRule(noProtoVariable);
     },
   };
 }

@@ -1,0 +1,26 @@
+import { useGraphQlJit } from '@envelop/graphql-jit';
+import { Kind, type DocumentNode } from 'graphql';
+
+/**
+ * Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
+ *
+ * graphql-jit's compiled variable coercion reads `input[name]` and writes `coerced[name]` on plain objects: a
+ * variable named like an Object.prototype member (`$toString`, `$constructor`) reads the prototype's function when
+ * omitted, and `$__proto__` replaces the coerced object's prototype, so that omitted variables read whatever the
+ * client put there, past their types. A document declaring such a name runs on graphql-js, which checks own
+ * properties. The REST facade's operations declare fixed, ordinary names.
+ */
+export function useJit() {
+  const jitSafe = new WeakMap<DocumentNode, boolean>();
+  const isJitSafe = (document: DocumentNode): boolean => {
+    let safe = jitSafe.get(document);
+    if (safe === undefined) {
+      safe = !document.definitions.some(
+        (definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.variableDefinitions?.some(({ variable }) => variable.name.value in Object.prototype),
+      );
+      jitSafe.set(document, safe);
+    }
+    return safe;
+  };
+  return useGraphQlJit({}, { enableIf: ({ document }) => isJitSafe(document) });
+}
