@@ -65,21 +65,41 @@ export const MAX_JSON_DEPTH = 32;
 const NUL = '\u0000';
 
 /**
+ * Why a JSON string (a value or a key) cannot be stored as sent, or null. An unpaired surrogate (`"\ud800"`) is
+ * valid JSON text but no Unicode: jsonb refuses it (a 500 at the write) and a text column would store U+FFFD.
+ */
+function stringProblem(text: string): string | null {
+  if (text.includes(NUL)) return 'must not contain NUL characters';
+  if (!text.isWellFormed()) return 'must not contain unpaired surrogates (\\uD800-\\uDFFF without their pair)';
+  return null;
+}
+
+/** `1e400` parses as Infinity, which JSON.stringify writes as null: the value would be stored changed. */
+export const NON_FINITE_NUMBER = 'must not contain numbers beyond the double range (±1.8e308)';
+
+/**
  * The first problem of a JSON input as [top-level key ('' for the value itself), message], or null: nesting
- * deeper than `cap`, or a NUL character in a key or string. Iterative, so the check itself cannot overflow.
+ * deeper than `cap`, a string or key that cannot be stored as sent, or a number beyond a double. Iterative, so
+ * the check itself cannot overflow.
  */
 export function findJsonProblem(value: unknown, cap = MAX_JSON_DEPTH): [string, string] | null {
   const stack: { value: unknown; depth: number; field: string }[] = [{ value, depth: 1, field: '' }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     if (typeof item.value === 'string') {
-      if (item.value.includes(NUL)) return [item.field, 'must not contain NUL characters'];
+      const problem = stringProblem(item.value);
+      if (problem) return [item.field, problem];
+      continue;
+    }
+    if (typeof item.value === 'number') {
+      if (!Number.isFinite(item.value)) return [item.field, NON_FINITE_NUMBER];
       continue;
     }
     if (typeof item.value !== 'object' || item.value === null) continue;
     if (item.depth > cap) return [item.field, `must not nest more than ${MAX_JSON_DEPTH} levels deep`];
     for (const [key, child] of Object.entries(item.value)) {
       const field = item.depth === 1 && !Array.isArray(item.value) ? key : item.field;
-      if (key.includes(NUL)) return [field, 'must not contain NUL characters'];
+      const problem = stringProblem(key);
+      if (problem) return [field, problem];
       stack.push({ value: child, depth: item.depth + 1, field });
     }
   }

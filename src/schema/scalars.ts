@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { parseIsoDateTime } from '../domain/created-range.js';
+import { NON_FINITE_NUMBER } from '../domain/validation.js';
 import { builder } from './builder.js';
 
 const digit = (n: number): number => 48 + n;
@@ -44,8 +45,11 @@ function literal(node: ValueNode): unknown {
     case Kind.BOOLEAN:
       return node.value;
     case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
+    case Kind.FLOAT: {
+      const value = Number(node.value);
+      if (!Number.isFinite(value)) throw new GraphQLError(`JSON literal ${node.value} ${NON_FINITE_NUMBER}`);
+      return value;
+    }
     case Kind.NULL:
       return null;
     case Kind.LIST:
