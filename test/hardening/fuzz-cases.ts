@@ -71,7 +71,8 @@ export const BODIES: string[] = [
   JSON.stringify({ url: 'http://x', event: 'nope' }), JSON.stringify({ url: 'https://127.0.0.1/', event: 'submission.created', formId: 'x' }),
   JSON.stringify({ url: `https://${'a'.repeat(3000)}.example/`, event: 'form.created' }),
   JSON.stringify(Array.from({ length: 10_000 }, () => 0)), `"${'x'.repeat(1_100_000)}"`, '\u0000', '\ufeff{}', '{"a":1}{"b":2}',
-  '{"a":1e999999}', '{"a":-0}', '{"a":"\\ud800"}',
+  '{"a":1e999999}', '{"a":-0}', '{"a":"\\ud800"}', '{"formData":{"a":"\\ud800"}}', '{"formData":{"\\udc00":1e999}}',
+  '{"name":"\\udfff","fields":[{"type":"text","label":"\\ud800"}]}',
 ];
 
 /** GraphQL requests: [body, extra headers]. */
