@@ -469,6 +469,22 @@ describe('import of bad fixtures', () => {
     expect(fields).toHaveLength(6);
   });
 
+  it('refuses JSON values that could not be stored as written, naming their field, and writes nothing', async () => {
+    // An unpaired surrogate failed jsonb at the write (one transaction: nothing written, but a database error instead
+    // of the field); Infinity (a 1e400 in the file) is refused by the JSON schema itself.
+    const form = formFixture({
+      fields: [{ id: 'name', type: 'text', label: 'Name \ud800' }],
+      submissions: [{ formData: { Age: Infinity } }, { formData: { Name: 'Ada' } }, { formData: { ['\udc00']: 'x' } }],
+    });
+    const fields = await validationFields({ accounts: [accountFixture({ sites: [siteFixture({ forms: [form] })] })] });
+    expect(fields).toStrictEqual([
+      { field: 'accounts[0].sites[0].forms[0].fields[0].label', message: 'must not contain unpaired surrogates (\\uD800-\\uDFFF without their pair)' },
+      { field: 'accounts[0].sites[0].forms[0].submissions[0].formData.Age', message: expect.any(String) },
+      { field: 'accounts[0].sites[0].forms[0].submissions[2].formData.\udc00', message: 'must not contain unpaired surrogates (\\uD800-\\uDFFF without their pair)' },
+    ]);
+    expect(await db.prisma.submission.count()).toBe(0);
+  });
+
   it('refuses duplicate refs, a legacy form sharing a site form ref included', async () => {
     const fields = await validationFields({
       accounts: [
