@@ -69,6 +69,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     graphqlEndpoint: '/graphql',
     cors: GRAPHQL_CORS,
     logging: false,
+    // The body cap is MAX_BODY_BYTES, as on /v1 (src/request-body.ts, applied in useRequestLimits).
+    maxRequestBodySize: false,
     maskedErrors: { maskError: errorLog.maskError },
     // The self-contained GraphiQL bundle is ~30 MB of heap once loaded: only a browser opening /graphql pays for it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),

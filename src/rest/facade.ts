@@ -12,10 +12,8 @@ import { v1Presenters } from './present.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
 import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
 import { streamedResponse } from './streamed-body.js';
+import { readBodyText } from '../request-body.js';
 import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
-
-/** A request body larger than this is refused before parsing; formData's own cap is far below it. */
-const MAX_BODY_BYTES = 1_048_576;
 
 interface CompiledRoute {
   route: TableRoute;
@@ -89,9 +87,7 @@ export function errorResponse(error: AppError, headers: Record<string, string> =
 }
 
 async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_BODY_BYTES) throw new AppError('payload_too_large', { cap: MAX_BODY_BYTES, used: bytes });
+  const text = await readBodyText(request);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -2,6 +2,7 @@ import { GraphQLError, Lexer, parse, Source, TokenKind, type ValidationRule } fr
 import type { Plugin } from 'graphql-yoga';
 import { assertJsonInput } from '../domain/validation.js';
 import { AppError } from '../errors.js';
+import { assertDeclaredLength, readBodyText } from '../request-body.js';
 
 /** Far above any real query (GraphiQL's whole introspection query is 183 tokens, 10 brackets deep). */
 export const MAX_DOCUMENT_TOKENS = 2000;
@@ -63,11 +64,20 @@ const noProtoVariable: ValidationRule = (context) => ({
 
 /**
  * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
- * context): the document's size and nesting, and the nesting of variables (the JSON scalar hands them on as they
+ * context): the body's size (MAX_BODY_BYTES, as v1's), the document's size and nesting, and the nesting of variables (the JSON scalar hands them on as they
  * came, e.g. to formData's size check).
  */
 export function useRequestLimits(): Plugin {
   return {
+    // Yoga's own body limit (maxRequestBodySize, off in app.ts) pipes every body through a web TransformStream and a
+    // second Request; Node's HTTP parser already holds a body to its Content-Length, so only a chunked one is counted.
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      assertDeclaredLength(request.headers);
+      if (!requestParser || !request.body || request.headers.has('content-length')) return;
+      setRequestParser(async (chunked) =>
+        requestParser(new fetchAPI.Request(chunked.url, { method: chunked.method, headers: chunked.headers, body: await readBodyText(chunked) })),
+      );
+    },
     // Here rather than in the parse step: Yoga marks whatever parse throws as a GraphQL-over-HTTP "spec" error,
     // which it answers with 200 to application/json clients; these are 400 for every client.
     onParams({ params }) {
