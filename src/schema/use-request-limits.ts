@@ -64,8 +64,8 @@ const noProtoVariable: ValidationRule = (context) => ({
 
 /**
  * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
- * context): the body's size (MAX_BODY_BYTES, as v1's), the document's size and nesting, and the nesting of variables (the JSON scalar hands them on as they
- * came, e.g. to formData's size check).
+ * context): the body's size (MAX_BODY_BYTES, as v1's), the document's size and nesting, and the nesting of
+ * variables (the JSON scalar hands them on as they came, e.g. to formData's size check).
  */
 export function useRequestLimits(): Plugin {
   return {
