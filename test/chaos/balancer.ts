@@ -26,14 +26,17 @@ export class NoReplicaError extends Error {}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** ECONNREFUSED anywhere in the cause chain of fetch's "fetch failed". */
-export function isRefused(error: unknown): boolean {
+/** One of `codes` anywhere in the cause chain of fetch's "fetch failed". */
+export function hasErrorCode(error: unknown, codes: readonly string[]): boolean {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if ((current as { code?: unknown }).code === 'ECONNREFUSED') return true;
-    if (current instanceof AggregateError && current.errors.some(isRefused)) return true;
+    if (codes.includes((current as { code?: unknown }).code as string)) return true;
+    if (current instanceof AggregateError && current.errors.some((inner) => hasErrorCode(inner, codes))) return true;
   }
   return false;
 }
+
+/** ECONNREFUSED anywhere in the cause chain of fetch's "fetch failed". */
+export const isRefused = (error: unknown): boolean => hasErrorCode(error, ['ECONNREFUSED']);
 
 export class Balancer {
   private next = 0;

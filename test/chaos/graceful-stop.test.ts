@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, hasPostgres, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type ScriptedResponse, type TestHttpsServer } from '../support/https-server.js';
-import { isRefused } from './balancer.js';
+import { hasErrorCode, isRefused } from './balancer.js';
 import { Cluster } from './cluster.js';
 import { runMixedLoad } from './mixed-load.js';
 import { SUBSCRIPTION_PATHS } from './receiver.js';
@@ -81,54 +81,78 @@ function ingestOn(baseUrl: string, key: string): Promise<Response> {
   });
 }
 
-/** /readyz on a new connection each time: 200, 503, or 'refused'. */
-async function readiness(baseUrl: string): Promise<number | 'refused'> {
+/**
+ * /readyz, asking for the connection to be closed after the answer: 200, 503, 'refused', or 'reset'. A reset before
+ * any answer is a probe racing the close, never an answer: a connection still in the listener's accept queue when
+ * it closes is reset by the kernel, and so is an idle keep-alive socket the drain closes as the probe is sent on it.
+ */
+async function readiness(baseUrl: string): Promise<number | 'refused' | 'reset'> {
+  let response: Response;
   try {
-    const response = await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' } });
-    await response.arrayBuffer();
-    return response.status;
+    response = await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' } });
   } catch (error) {
     if (isRefused(error)) return 'refused';
+    if (hasErrorCode(error, ['ECONNRESET', 'UND_ERR_SOCKET'])) return 'reset';
     throw error;
   }
+  // Once a status has arrived, a failure reading the body is an error of the test, not a race.
+  await response.arrayBuffer();
+  return response.status;
 }
 
 describe.runIf(hasPostgres)('SIGTERM to a gateway replica', () => {
   it('turns /readyz 503 first, stops accepting, lets an in-flight request finish, then exits 0', async () => {
     const gateway = cluster.gateways[0]!;
     const release = await lockForm();
-    const inFlight = ingestOn(gateway.baseUrl, 'graceful-in-flight');
-    await waitUntil(waitingOnLock, 10_000, 'the ingest to wait on the lock');
+    let released = false;
+    let signalled = false;
+    let restarted = false;
+    try {
+      const inFlight = ingestOn(gateway.baseUrl, 'graceful-in-flight');
+      // Awaited below; if an expectation fails first, its failure is the one to report, not an unhandled rejection.
+      inFlight.catch(() => undefined);
+      await waitUntil(waitingOnLock, 10_000, 'the ingest to wait on the lock');
 
-    const signalledAt = Date.now();
-    gateway.child.kill('SIGTERM');
-    // Probing starts once the process has taken the signal (its log says so), not before.
-    await waitUntil(() => gateway.output().includes('"msg":"stopping"'), 5_000, 'the stopping line');
-    const seen: (number | 'refused')[] = [];
-    await waitUntil(async () => {
-      seen.push(await readiness(gateway.baseUrl));
-      return seen.at(-1) === 'refused';
-    }, DELAY_MS + 5_000, 'the listener to close');
-    const refusedAt = Date.now();
-    // Every answer after the signal was 503 until connections were refused: readiness first, never 200 again.
-    expect(seen[0]).toBe(503);
-    expect(new Set(seen)).toEqual(new Set([503, 'refused']));
-    expect(refusedAt - signalledAt).toBeGreaterThanOrEqual(DELAY_MS - 50);
-    expect(gateway.running).toBe(true);
+      const signalledAt = Date.now();
+      gateway.child.kill('SIGTERM');
+      signalled = true;
+      // Probing starts once the process has taken the signal (its log says so), not before.
+      await waitUntil(() => gateway.output().includes('"msg":"stopping"'), 5_000, 'the stopping line');
+      const seen: (number | 'refused' | 'reset')[] = [];
+      await waitUntil(async () => {
+        seen.push(await readiness(gateway.baseUrl));
+        return seen.at(-1) === 'refused';
+      }, DELAY_MS + 5_000, 'the listener to close');
+      const refusedAt = Date.now();
+      // Every answer after the signal was 503 until connections were refused: readiness first, never 200 again.
+      expect(seen[0]).toBe(503);
+      expect([...new Set(seen)].filter((outcome) => outcome !== 503 && outcome !== 'reset')).toEqual(['refused']);
+      expect(refusedAt - signalledAt).toBeGreaterThanOrEqual(DELAY_MS - 50);
+      expect(gateway.running).toBe(true);
 
-    await release();
-    const response = await inFlight;
-    expect(response.status).toBe(201);
-    expect(response.headers.get('connection')).toBe('close');
-    const { id } = (await response.json()) as { id: number };
-    const exit = await gateway.exited;
-    expect(exit.code).toBe(0);
-    expect(exit.at - signalledAt).toBeLessThan(DELAY_MS + TIMEOUT_MS);
-    expect(gateway.output()).toContain('"drained":true,"msg":"stopped"');
+      released = true;
+      await release();
+      const response = await inFlight;
+      expect(response.status).toBe(201);
+      expect(response.headers.get('connection')).toBe('close');
+      const { id } = (await response.json()) as { id: number };
+      const exit = await gateway.exited;
+      expect(exit.code).toBe(0);
+      expect(exit.at - signalledAt).toBeLessThan(DELAY_MS + TIMEOUT_MS);
+      expect(gateway.output()).toContain('"drained":true,"msg":"stopped"');
 
-    await cluster.startGateway(0);
-    const read = await fetch(`${cluster.gateways[0]!.baseUrl}/v1/submissions/${id}`, { headers: { authorization: `Bearer ${cluster.requireSeeded().loadKey}` } });
-    expect(read.status).toBe(200);
+      await cluster.startGateway(0);
+      restarted = true;
+      const read = await fetch(`${cluster.gateways[0]!.baseUrl}/v1/submissions/${id}`, { headers: { authorization: `Bearer ${cluster.requireSeeded().loadKey}` } });
+      expect(read.status).toBe(200);
+    } finally {
+      // A failure above must not leave the form locked and the replica down for the tests after this one.
+      if (!released) await release();
+      if (signalled && !restarted) {
+        await gateway.exited;
+        await cluster.startGateway(0);
+      }
+    }
   }, 60_000);
 
   it('cuts a request still running at SHUTDOWN_TIMEOUT_MS and exits 1 within the bound', async () => {
