@@ -2,7 +2,7 @@ import { Response } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, validationFailed } from '../errors.js';
 import { logger } from '../infra/log.js';
 import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
@@ -101,10 +101,26 @@ async function readJsonBody(request: Request): Promise<unknown> {
 
 function parseQuery(route: TableRoute, url: URL): Record<string, unknown> {
   const raw = Object.fromEntries(url.searchParams);
+  if (url.searchParams.size > Object.keys(raw).length) refuseRepeatedParameter(route, url.searchParams);
   const page = route.paginated ? parsePaginationQuery(raw.page, raw.limit) : {};
   const { page: _page, limit: _limit, ...rest } = raw;
   const extra = route.query ? parseInput(route.query, rest) : {};
   return { ...page, ...extra };
+}
+
+/**
+ * A parameter the route reads, given twice, is ambiguous: `?status=failed&status=pending` would otherwise filter on
+ * one of the two and answer as if that were the question. Refused instead; a parameter the route ignores may repeat.
+ */
+function refuseRepeatedParameter(route: TableRoute, params: URLSearchParams): void {
+  const seen = new Set<string>();
+  for (const name of params.keys()) {
+    if (seen.has(name)) {
+      if (route.paginated && (name === 'page' || name === 'limit')) throw new AppError('invalid_pagination');
+      if (route.query && Object.hasOwn(route.query.shape, name)) throw validationFailed([{ field: name, message: 'must be given once' }]);
+    }
+    seen.add(name);
+  }
 }
 
 /** A streamed body that failed after its first byte: the name only, never row data. */
