@@ -12,6 +12,21 @@ export function assertDeclaredLength(headers: Headers): void {
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge(Number(declared));
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * JSON text is UTF-8 (RFC 8259 §8.1; a `charset` parameter changes nothing): bytes that are not are refused, where
+ * Request#text() would have put U+FFFD in their place and the submission stored something its sender never sent.
+ * A leading byte order mark is dropped, as RFC 8259 allows.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new AppError('invalid_json', {}, { message: 'The request body is not valid JSON: it is not UTF-8', requestLevel: true });
+  }
+}
+
 /**
  * The body as text, never buffering more than the cap. With a Content-Length (within the cap) Node's HTTP parser
  * holds the body to it; a chunked body, which declares nothing, is counted as it arrives and cut off (413, with the
@@ -19,7 +34,12 @@ export function assertDeclaredLength(headers: Headers): void {
  */
 export async function readBodyText(request: Request): Promise<string> {
   assertDeclaredLength(request.headers);
-  if (request.headers.has('content-length') || !request.body) return request.text();
+  // Never inflated here: a 50 KB gzip body can expand past a gigabyte, and the cap above counts the bytes sent.
+  const encoding = request.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') {
+    throw new AppError('invalid_json', {}, { message: 'The request body is not valid JSON: send it without a Content-Encoding', requestLevel: true });
+  }
+  if (request.headers.has('content-length') || !request.body) return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let used = 0;
@@ -31,6 +51,5 @@ export async function readBodyText(request: Request): Promise<string> {
     }
     chunks.push(read.value);
   }
-  // As Request#text() decodes: UTF-8, a leading BOM dropped, malformed bytes as U+FFFD.
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return decodeUtf8(Buffer.concat(chunks));
 }

@@ -127,7 +127,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
       ...(requestBody && {
         requestBody: {
           required: true,
-          description: `A JSON object; objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field)`,
+          description: `A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field)`,
           content: { 'application/json': { schema: toJsonSchema(requestBody) } },
         },
       }),

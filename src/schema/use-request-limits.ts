@@ -69,14 +69,24 @@ const noProtoVariable: ValidationRule = (context) => ({
  */
 export function useRequestLimits(): Plugin {
   return {
-    // Yoga's own body limit (maxRequestBodySize, off in app.ts) pipes every body through a web TransformStream and a
-    // second Request; Node's HTTP parser already holds a body to its Content-Length, so only a chunked one is counted.
+    // The body is read as v1 reads it (readBodyText: the cap, UTF-8 only), then handed to Yoga's parser as text. (Yoga's
+    // own limit, maxRequestBodySize, off in app.ts, piped every body through a web TransformStream as well.)
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       assertDeclaredLength(request.headers);
-      if (!requestParser || !request.body || request.headers.has('content-length')) return;
-      setRequestParser(async (chunked) =>
-        requestParser(new fetchAPI.Request(chunked.url, { method: chunked.method, headers: chunked.headers, body: await readBodyText(chunked) })),
-      );
+      if (!requestParser || !request.body) return;
+      setRequestParser(async (original) => {
+        const text = await readBodyText(original);
+        try {
+          return await requestParser(new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body: text }));
+        } catch (error) {
+          // Yoga answers a body JSON.parse refuses with code BAD_REQUEST and the parser's message, which quotes the
+          // body; v1's code and message instead (the integrator guide: both transports answer the same codes).
+          if (error instanceof GraphQLError && (error.extensions.originalError as { name?: unknown } | undefined)?.name === 'SyntaxError') {
+            throw new AppError('invalid_json', {}, { requestLevel: true });
+          }
+          throw error;
+        }
+      });
     },
     // Here rather than in the parse step: Yoga marks whatever parse throws as a GraphQL-over-HTTP "spec" error,
     // which it answers with 200 to application/json clients; these are 400 for every client.

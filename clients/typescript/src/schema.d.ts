@@ -668,7 +668,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1181,7 +1181,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -1590,7 +1590,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -4226,7 +4226,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -4682,7 +4682,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -5390,7 +5390,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
@@ -6018,7 +6018,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object; objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
+        /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
         requestBody: {
             content: {
                 "application/json": {
