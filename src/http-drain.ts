@@ -46,7 +46,8 @@ export function trackConnections(server: Server, options: { idleGraceMs?: number
     if (tracked) tracked.active += 1;
     inFlight += 1;
     pending.add(response);
-    if (draining) response.setHeader('connection', 'close');
+    // headersSent: an answer written at once (src/server.ts refusing a malformed request line) is already out.
+    if (draining && !response.headersSent) response.setHeader('connection', 'close');
     let settled = false;
     const done = (): void => {
       if (settled) return;
