@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWidgetsClient, verifyWebhook, type WidgetsClient } from '../../clients/typescript/src/index.js';
-import { createHttpServer } from '../../src/server.js';
-import { closeHttpServer } from '../support/http-server.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 
 describe('clients/typescript against a live server', () => {
   let t: TestApp;
-  let http: ReturnType<typeof createHttpServer>;
+  let http: Server;
   let client: WidgetsClient;
   let readOnly: WidgetsClient;
   let formId: number;
@@ -21,9 +20,9 @@ describe('clients/typescript against a live server', () => {
       apiKeys: [{ ref: 'full', scopes: ['read:forms', 'write:forms', 'read:submissions', 'write:submissions'] }, { ref: 'reader', scopes: ['read:forms'] }],
     });
     formId = account.forms.contact!.id;
-    http = createHttpServer(t.app);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const served = await serveOnLoopback(t.app);
+    http = served.server;
+    const { baseUrl } = served;
     client = createWidgetsClient({ baseUrl, apiKey: account.apiKeys.full!.key });
     readOnly = createWidgetsClient({ baseUrl, apiKey: account.apiKeys.reader!.key });
   });

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStreamRoute } from '../../src/rest/route.js';
 import { routes } from '../../src/rest/routes.js';
-import { createHttpServer } from '../../src/server.js';
-import { closeHttpServer } from '../support/http-server.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 /** Debian's chromium; CI installs it (`.ci/run`) and requires it. Elsewhere without it the browser check is reported as skipped. */
@@ -36,12 +35,9 @@ describe('GET /docs', () => {
   describe.runIf(existsSync(CHROMIUM) || process.env.CI_REQUIRE_CHROMIUM === '1')('in a real browser', () => {
     let browser: Browser;
     let baseUrl: string;
-    const server = () => createHttpServer(t.app);
-    let http: ReturnType<typeof server>;
+    let http: Server;
     beforeAll(async () => {
-      http = server();
-      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-      baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+      ({ server: http, baseUrl } = await serveOnLoopback(t.app));
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     });
     afterAll(async () => {

@@ -1,11 +1,9 @@
 import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawStatement, sql } from '../../src/infra/sql.js';
-import { createHttpServer } from '../../src/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { closeHttpServer } from '../support/http-server.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
 import { waitFor } from '../webhooks/support.js';
 
@@ -33,9 +31,7 @@ beforeAll(async () => {
     INSERT INTO "Submission" ("accountId", "formId", "formData", "createdAt")
     SELECT ${account.id}, ${formId}, jsonb_build_object('Name', 'n' || g, 'Notes', repeat('x', 4000)), timestamp '2026-01-01' + (g || ' ms')::interval
     FROM generate_series(1, ${ROWS}) g`));
-  server = createHttpServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  ({ server, port } = await serveOnLoopback(t.app));
 });
 afterAll(async () => {
   await closeHttpServer(server);

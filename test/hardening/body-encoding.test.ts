@@ -1,10 +1,8 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../src/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { closeHttpServer } from '../support/http-server.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
 
 /**
@@ -25,9 +23,7 @@ beforeAll(async () => {
   const account = await seedAccount(t.db);
   key = account.apiKeys.full!.key;
   formId = account.forms.contact!.id;
-  server = createHttpServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, baseUrl: base } = await serveOnLoopback(t.app));
 });
 afterAll(async () => {
   await closeHttpServer(server);

@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/request-body.js';
-import { createHttpServer } from '../../src/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { closeHttpServer } from '../support/http-server.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
 
 /**
@@ -25,9 +24,7 @@ beforeAll(async () => {
   const account = await seedAccount(t.db);
   key = account.apiKeys.full!.key;
   formId = account.forms.contact!.id;
-  server = createHttpServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  ({ server, port } = await serveOnLoopback(t.app));
 });
 afterAll(async () => {
   await closeHttpServer(server);

@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackConnections, type HttpDrain } from '../../src/http-drain.js';
-import { createHttpServer } from '../../src/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { closeHttpServer } from '../support/http-server.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
 
 /**
@@ -23,10 +22,8 @@ let drain: HttpDrain;
 beforeAll(async () => {
   t = await createTestApp();
   key = (await seedAccount(t.db)).apiKeys.full!.key;
-  server = createHttpServer(t.app);
+  ({ server, port } = await serveOnLoopback(t.app));
   drain = trackConnections(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
   await closeHttpServer(server);
