@@ -63,6 +63,31 @@ const noProtoVariable: ValidationRule = (context) => ({
 });
 
 /**
+ * What Yoga's parsers throw for JSON they cannot parse, as this API answers it. A JSON body: Yoga's BAD_REQUEST quotes
+ * the body in `originalError`; v1's `invalid_json` instead (both transports answer the same codes). `variables` or
+ * `extensions` in a query string or form body: Yoga lets JSON.parse's SyntaxError through, a 500; a 400 naming the
+ * parameter instead. `source` is the body text, or the URL's query string.
+ */
+function asJsonInputError(error: unknown, source: string): AppError | null {
+  if (error instanceof GraphQLError && (error.extensions.originalError as { name?: unknown } | undefined)?.name === 'SyntaxError') {
+    return new AppError('invalid_json', {}, { requestLevel: true });
+  }
+  if (!(error instanceof SyntaxError)) return null;
+  const params = new URLSearchParams(source);
+  const fields = ['variables', 'extensions']
+    .filter((name) => {
+      try {
+        JSON.parse(params.get(name) || 'null');
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .map((field) => ({ field, message: 'must be a JSON object' }));
+  return fields.length ? new AppError('validation_failed', { fields }, { requestLevel: true }) : null;
+}
+
+/**
  * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
  * context): the body's size (MAX_BODY_BYTES, as v1's), the document's size and nesting, and the nesting of
  * variables (the JSON scalar hands them on as they came, e.g. to formData's size check).
@@ -73,18 +98,13 @@ export function useRequestLimits(): Plugin {
     // own limit, maxRequestBodySize, off in app.ts, piped every body through a web TransformStream as well.)
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       assertDeclaredLength(request.headers);
-      if (!requestParser || !request.body) return;
+      if (!requestParser) return;
       setRequestParser(async (original) => {
-        const text = await readBodyText(original);
+        const text = original.body ? await readBodyText(original) : null;
         try {
-          return await requestParser(new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body: text }));
+          return await requestParser(text === null ? original : new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body: text }));
         } catch (error) {
-          // Yoga answers a body JSON.parse refuses with code BAD_REQUEST and the parser's message, which quotes the
-          // body; v1's code and message instead (the integrator guide: both transports answer the same codes).
-          if (error instanceof GraphQLError && (error.extensions.originalError as { name?: unknown } | undefined)?.name === 'SyntaxError') {
-            throw new AppError('invalid_json', {}, { requestLevel: true });
-          }
-          throw error;
+          throw asJsonInputError(error, text ?? new URL(original.url).search) ?? error;
         }
       });
     },
