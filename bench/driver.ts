@@ -41,6 +41,19 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * The node arguments of a production npm script (`start:prod`, `worker:prod`: `node [flags] ENTRY`), so that the bench
+ * runs the compiled gateway and worker exactly as production starts them, V8 start-up flags included.
+ */
+export function productionArgs(root: string, script: 'start:prod' | 'worker:prod'): string[] {
+  const scripts = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...args] = (scripts[script] ?? '').split(/\s+/).filter(Boolean);
+  if (command !== 'node' || args.length === 0 || args.slice(0, -1).some((arg) => !arg.startsWith('--'))) {
+    throw new Error(`package.json "${script}" must read "node [--flag ...] ENTRY", got "${scripts[script]}"`);
+  }
+  return [...args.slice(0, -1), `${root}/${args.at(-1)}`];
+}
+
 export interface StartOptions {
   name: string;
   args: string[];

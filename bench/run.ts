@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AutocannonRequest } from 'autocannon';
 import { BENCH_DB, countersExact, dropDatabase, queryOne, recreateDatabase, seedBase, submissionTotal, topUpSubmissions, type BenchDataset } from './dataset.js';
-import { freePort, load, mergeResults, readRss, readyOnHttp, readyOnListeningLine, sampleRss, startChild, type Child, type LoadResult } from './driver.js';
+import { freePort, load, mergeResults, productionArgs, readRss, readyOnHttp, readyOnListeningLine, sampleRss, startChild, type Child, type LoadResult } from './driver.js';
 import { mainThreadProfile, summarizeProfile, type ProfileSummary } from './profile.js';
 import { ratio, round, SCENARIOS, writeReport, type Results, type ScenarioName, type ScenarioResult, type Target } from './report.js';
 import { startSqlCounter } from './sql-counter.js';
@@ -249,15 +249,15 @@ async function measure(label: string, child: Child, requests: AutocannonRequest[
 }
 
 const GATEWAY_SOURCE = join(ROOT, 'src', 'main.ts');
-/** Production mode is the compiled build (`npm run build`, `npm run start:prod`), rebuilt at the start of every run. */
-const GATEWAY_ENTRY = join(ROOT, 'dist', 'main.js');
+/** Production mode is the compiled build (`npm run build`, then `npm run start:prod`'s node arguments), rebuilt at the start of every run. */
+const GATEWAY_ARGS = productionArgs(ROOT.replace(/\/$/, ''), 'start:prod');
 
 async function startGateway(databaseUrl: string, secretKey: string, dataDir: string, nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   return startChild({
     name: 'gateway',
     cwd: ROOT,
-    args: [...nodeFlags, GATEWAY_ENTRY],
+    args: [...nodeFlags, ...GATEWAY_ARGS],
     env: {
       HOST: '127.0.0.1',
       PORT: String(port),

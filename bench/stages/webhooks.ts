@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { BENCH_DB, queryOne, recreateDatabase, seedBase, type BenchDataset } from '../dataset.js';
-import { startChild, type Child } from '../driver.js';
+import { productionArgs, startChild, type Child } from '../driver.js';
 import { round } from '../report.js';
 import { startHttpsServer, type TestHttpsServer } from '../../test/support/https-server.js';
 import { holds, type Stage, type StageContext } from './stage.js';
@@ -100,7 +100,7 @@ function startWorkerProcess(url: string, secretKey: string, dataDir: string, env
   return startChild({
     name: 'worker',
     cwd: ROOT,
-    args: [join(ROOT, 'dist', 'worker', 'main.js')],
+    args: productionArgs(ROOT.replace(/\/$/, ''), 'worker:prod'),
     env: { DATABASE_URL: url, SECRET_KEY: secretKey, DATA_DIR: dataDir, REDIS_URL: '', ...env },
     ready: (_child, output) =>
       new Promise((resolve) => {

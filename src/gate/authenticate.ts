@@ -107,9 +107,11 @@ type SiteRow = InferResult<typeof siteRows>[number];
 
 async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<SiteRow | undefined> {
   const previous = deps.hasher.previousHashes(key);
-  const [site] = await deps.db.sql(siteRows.where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
-  if (!site || !deps.hasher.matchesPrevious(previous, site.siteKeyHash)) return undefined;
-  // Conditional on the old hash, as for keys. Re-hashing is no change of the site: its updatedAt stays as it was.
-  await deps.db.sql(sqlBuilder.updateTable('Site').set({ siteKeyHash: keyHash }).where('id', '=', site.id).where('siteKeyHash', '=', site.siteKeyHash));
+  const [found] = await deps.db.sql(siteRows.select('updatedAt').where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
+  if (!found || !deps.hasher.matchesPrevious(previous, found.siteKeyHash)) return undefined;
+  const { updatedAt, ...site } = found;
+  // Site rows are written through Prisma only (only a rotation's first use of an old site key gets here). Re-hashing
+  // is no change of the site: its updatedAt is written back as it was (Prisma would move it).
+  await deps.db.prisma.site.updateMany({ where: { id: site.id, siteKeyHash: site.siteKeyHash }, data: { siteKeyHash: keyHash, updatedAt } });
   return { ...site, siteKeyHash: keyHash };
 }

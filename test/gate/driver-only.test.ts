@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 
 /*
- * The gate (key and site-key authentication with its bookkeeping writes) and the hot routes run on the driver
+ * The gate (key and site-key authentication, and a key's bookkeeping writes) and the hot routes run on the driver
  * alone. Prisma's first query instantiates its query compiler: ~14 MB of WebAssembly, code and base64 text that a
  * gateway serving only these routes never needs (measured with `npm run bench`: gateway peak RSS). A process that
  * touched Prisma here would fail the Proxy below.
