@@ -17,6 +17,7 @@ import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } fr
 import { createGraphQLErrorLog } from './schema/use-error-log.js';
 import { useJit } from './schema/use-jit.js';
 import { useRequestLimits } from './schema/use-request-limits.js';
+import { useRequestShape } from './schema/use-request-shape.js';
 import { describeError, logger } from './infra/log.js';
 
 export interface App {
@@ -83,7 +84,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       defaultEditorToolsVisibility: 'headers',
     },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestLimits(), useJit(), useResponseHeaders(), errorLog.plugin],
+    plugins: [useRequestShape(), useRequestLimits(), useJit(), useResponseHeaders(), errorLog.plugin],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {

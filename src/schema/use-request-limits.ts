@@ -62,6 +62,15 @@ const noProtoVariable: ValidationRule = (context) => ({
   },
 });
 
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * What Yoga's parsers throw for JSON they cannot parse, as this API answers it. A JSON body: Yoga's BAD_REQUEST quotes
  * the body in `originalError`; v1's `invalid_json` instead (both transports answer the same codes). `variables` or
@@ -71,6 +80,10 @@ const noProtoVariable: ValidationRule = (context) => ({
 function asJsonInputError(error: unknown, source: string): AppError | null {
   if (error instanceof GraphQLError && (error.extensions.originalError as { name?: unknown } | undefined)?.name === 'SyntaxError') {
     return new AppError('invalid_json', {}, { requestLevel: true });
+  }
+  // JSON, but not an object (`"x"`, `1`, `null`): Yoga's BAD_REQUEST otherwise. Parsed again on this error path only.
+  if (error instanceof GraphQLError && isJson(source)) {
+    return new AppError('validation_failed', { fields: [{ field: '(body)', message: 'must be a JSON object: { query, variables?, operationName?, extensions? }' }] }, { requestLevel: true });
   }
   if (!(error instanceof SyntaxError)) return null;
   const params = new URLSearchParams(source);

@@ -1,0 +1,60 @@
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { AppError, type FieldProblem } from '../errors.js';
+
+/** The parameters of GraphQL over HTTP; Yoga refuses any other. */
+const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+const isJsonObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A client's own parameter name, echoed back at a readable length. */
+const named = (name: string): string => (name.length <= 64 ? name : `${name.slice(0, 64)}…`);
+
+const refused = (fields: FieldProblem[]): AppError => new AppError('validation_failed', { fields }, { requestLevel: true });
+
+/** What is wrong with a request's parameters, in v1's terms; empty when Yoga may run it. */
+export function paramsProblems(params: Record<string, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const unexpected = Object.keys(params).find((name) => params[name] != null && !PARAMETERS.has(name));
+  if (unexpected !== undefined) problems.push({ field: named(unexpected), message: 'is not a GraphQL parameter (query, variables, operationName, extensions)' });
+  if (params.query == null) problems.push({ field: 'query', message: 'is required: the GraphQL document' });
+  else if (typeof params.query !== 'string') problems.push({ field: 'query', message: 'must be a string: the GraphQL document' });
+  if (params.operationName != null && typeof params.operationName !== 'string') problems.push({ field: 'operationName', message: 'must be a string' });
+  for (const name of ['variables', 'extensions']) if (params[name] != null && !isJsonObject(params[name])) problems.push({ field: name, message: 'must be a JSON object' });
+  return problems;
+}
+
+/**
+ * The shape of a /graphql request, answered with v1's codes (the contract: GraphQL errors carry the v1 code) before
+ * Yoga's own checks, which answer the same cases with a `BAD_REQUEST` code of their own (and a missing `query` with
+ * status 200): a method other than GET and POST, a batch, parameters that are missing, of the wrong type or unknown,
+ * and a mutation sent with GET. A body that is JSON but not an object is refused where the body is parsed
+ * (use-request-limits.ts). Yoga's plugins run after the app's, so these run first.
+ */
+export function useRequestShape(): Plugin {
+  return {
+    onRequestParse({ request }) {
+      if (request.method !== 'GET' && request.method !== 'POST') {
+        throw new AppError('method_not_allowed', {}, { message: '/graphql answers GET and POST', headers: { Allow: 'GET, POST' }, requestLevel: true });
+      }
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (Array.isArray(requestParserResult)) throw refused([{ field: '(body)', message: 'must be one request object: batches are not supported' }]);
+        },
+      };
+    },
+    onParams({ params }) {
+      const problems = paramsProblems(params as Record<string, unknown>);
+      if (problems.length) throw refused(problems);
+    },
+    onParse() {
+      return ({ result, context }) => {
+        const { request, params } = context as { request?: Request; params?: { operationName?: string } };
+        if (request?.method !== 'GET' || result instanceof Error) return;
+        if (getOperationAST(result, params?.operationName)?.operation === 'mutation') {
+          throw new AppError('method_not_allowed', {}, { message: 'A mutation must be sent with POST', headers: { Allow: 'POST' }, requestLevel: true });
+        }
+      };
+    },
+  };
+}
