@@ -9,6 +9,8 @@ import { validationFailed, type FieldProblem } from './errors.js';
  */
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
+const NOT_A_TARGET: FieldProblem = { field: '(request-target)', message: 'must be a path, or an absolute http(s) URL' };
+
 /**
  * The Request's URL is `http://` + Host + request-target (@whatwg-node/server), and routing reads its path. So the
  * Host header must be a host: `Host: a b` made the URL unparseable (a 500), and `Host: x/v1/forms?` put its own path
@@ -23,13 +25,13 @@ function badRequestTarget(request: IncomingMessage): FieldProblem | null {
     try {
       url = new URL(target);
     } catch {
-      return { field: '(request-target)', message: 'must be a path, or an absolute http(s) URL' };
+      return NOT_A_TARGET;
     }
     request.url = url.pathname + url.search;
     request.headers.host = url.host;
     return null;
   }
-  if (!target.startsWith('/')) return { field: '(request-target)', message: 'must be a path, or an absolute http(s) URL' };
+  if (!target.startsWith('/')) return NOT_A_TARGET;
   const host = request.headers.host;
   // HTTP/1.0 may omit it (Node answers an HTTP/1.1 request without one 400 itself).
   if (host !== undefined && !HOST.test(host)) return { field: 'Host', message: 'must be a host name or address, with an optional port' };
