@@ -64,7 +64,7 @@ async function findUnderPreviousPepper(deps: AppDeps, key: string, keyHash: stri
   const [row] = await deps.db.sql(apiKeyRows.where(sql<boolean>`k."keyHash" = ANY(${previous}::text[])`));
   if (!row || !deps.hasher.matchesPrevious(previous, row.keyHash)) return undefined;
   // Conditional on the old hash: a concurrent request that re-hashed it first makes this a no-op.
-  await deps.db.sql(sqlBuilder.updateTable('ApiKey').set({ keyHash }).where('id', '=', row.id).where('keyHash', '=', row.keyHash));
+  await deps.db.prisma.apiKey.updateMany({ where: { id: row.id, keyHash: row.keyHash }, data: { keyHash } });
   return { ...row, keyHash };
 }
 
@@ -73,7 +73,7 @@ function touchLastUsed(deps: AppDeps, keyId: number, keyHash: string, now: Date)
   if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
   lastUsedWrites.set(keyHash, now.getTime());
   // Off the request's path: a failed bookkeeping write must never fail the request.
-  deps.db.sql(sqlBuilder.updateTable('ApiKey').set({ lastUsedAt: now }).where('id', '=', keyId)).catch(() => lastUsedWrites.delete(keyHash));
+  deps.db.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } }).catch(() => lastUsedWrites.delete(keyHash));
 }
 
 /** Free accounts have no API access (the contract's plan gate); upgrading lifts it on the next request. */
@@ -110,8 +110,7 @@ async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: 
   const [found] = await deps.db.sql(siteRows.select('updatedAt').where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
   if (!found || !deps.hasher.matchesPrevious(previous, found.siteKeyHash)) return undefined;
   const { updatedAt, ...site } = found;
-  // Site rows are written through Prisma only (only a rotation's first use of an old site key gets here). Re-hashing
-  // is no change of the site: its updatedAt is written back as it was (Prisma would move it).
+  // Re-hashing is no change of the site: its updatedAt is written back as it was (Prisma would move it).
   await deps.db.prisma.site.updateMany({ where: { id: site.id, siteKeyHash: site.siteKeyHash }, data: { siteKeyHash: keyHash, updatedAt } });
   return { ...site, siteKeyHash: keyHash };
 }

@@ -2,14 +2,11 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { READ_SCOPES, type Scope } from '../../scopes.js';
 import { accountNotFound } from './accounts.service.js';
-import { prismaSql } from '../../infra/db-driver.js';
 import { generateApiKey, type KeyHasher } from '../../infra/secrets.js';
-import { sqlBuilder } from '../../infra/sql.js';
 
 /*
- * One way of writing an API key: ApiKey rows are written through typed SQL only (here, the gate's last-used stamp
- * and re-hash, the fixture import), as the gate reads them. The gate runs on every request: on Prisma, a key's
- * first use would instantiate Prisma's query compiler (~14 MB) in a gateway that otherwise never needs it.
+ * One way of writing an API key: ApiKey rows are written through Prisma's client only (here, the gate's
+ * last-used stamp and re-hash, the fixture import), never through raw SQL. Its hot read (the gate) is typed SQL.
  */
 
 type Db = Prisma.TransactionClient;
@@ -54,19 +51,24 @@ export async function issueApiKey(prisma: Db, hasher: KeyHasher, input: IssueApi
   await assertAccount(prisma, input.accountId);
   const key = generateApiKey();
   const scopes = [...new Set(input.scopes ?? READ_SCOPES)];
-  const expiresAt = input.expiresAt ?? null;
-  const [row] = await prismaSql(prisma).sql(
-    sqlBuilder
-      .insertInto('ApiKey')
-      .values({ accountId: input.accountId, name: input.name ?? null, keyHash: hasher.hash(key), lastFour: key.slice(-4), scopes, expiresAt, rateLimitPerHour: input.rateLimitPerHour ?? null })
-      .returning('id'),
-  );
-  return { id: row!.id, key, scopes, expiresAt };
+  const row = await prisma.apiKey.create({
+    data: {
+      accountId: input.accountId,
+      name: input.name ?? null,
+      keyHash: hasher.hash(key),
+      lastFour: key.slice(-4),
+      scopes,
+      expiresAt: input.expiresAt ?? null,
+      rateLimitPerHour: input.rateLimitPerHour ?? null,
+    },
+    select: { id: true, expiresAt: true },
+  });
+  return { id: row.id, key, scopes, expiresAt: row.expiresAt };
 }
 
 /** Idempotent: revoking a revoked key keeps the first revocation time. */
 export async function revokeApiKey(prisma: Db, id: number): Promise<{ id: number; revokedAt: Date }> {
-  await prismaSql(prisma).sql(sqlBuilder.updateTable('ApiKey').set({ revokedAt: new Date() }).where('id', '=', id).where('revokedAt', 'is', null));
+  await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
   const row = await prisma.apiKey.findUnique({ where: { id }, select: { id: true, revokedAt: true } });
   if (!row || !row.revokedAt) throw keyNotFound(id);
   return { id: row.id, revokedAt: row.revokedAt };
