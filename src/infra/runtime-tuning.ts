@@ -25,7 +25,11 @@ const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-
  *   survive two scavenges and are promoted, so the old generation fills with dead data at up to ~30 MB/s. V8 then
  *   lets it grow to 4× the live heap (60-75 MB live → 200-300 MB) before a full GC. Capping growth at 30 % above
  *   the live heap keeps the peak near the live size; 10 % doubled CPU per request (full GCs back to back), 30 %
- *   showed no CPU difference beyond noise.
+ *   showed no CPU difference beyond noise. It is a trade against tail latency, though: on a faster 2-CPU machine
+ *   (2026-11-26, `npm run bench -- --stages main --rounds 1 --duration 5 --scaling none`, one run each) the forms
+ *   list's p99 was 1.36-1.62 × the hand-written handler's at 30 %, 0.86-0.90 × at 60 % (peak RSS 282 MB, the
+ *   dashboard ~10 % faster, the export's 1M-100k growth 13 MB), 1.07 × at 100 % (296 MB) and 0.81-1.07 × with V8's
+ *   default (404-425 MB). A flag the operator passes wins (`flagsToApply`).
  */
 /*
  * What is left on Node 26 (peak 245-290 MB under that load, 190-195 MB on Node 20; /proc/<pid>/smaps, heap statistics,
@@ -48,7 +52,7 @@ const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-
 export const POSTGRES_V8_FLAGS = [...LIFTOFF_ONLY, '--heap-growing-percent=30'] as const;
 
 export function applyPostgresRuntimeTuning(): void {
-  for (const flag of POSTGRES_V8_FLAGS) v8.setFlagsFromString(flag);
+  applyUnlessGiven(POSTGRES_V8_FLAGS);
 }
 
 /**
@@ -66,5 +70,23 @@ export function applyPostgresRuntimeTuning(): void {
 export const EMBEDDED_V8_FLAGS = [...LIFTOFF_ONLY] as const;
 
 export function applyEmbeddedRuntimeTuning(): void {
-  for (const flag of EMBEDDED_V8_FLAGS) v8.setFlagsFromString(flag);
+  applyUnlessGiven(EMBEDDED_V8_FLAGS);
+}
+
+/** `--no-foo_bar=1` → `foo-bar`: V8 reads `_` and `-` alike, and `--no-` negates the same flag. */
+const flagName = (arg: string): string => arg.replace(/^--?/, '').replace(/^no-/, '').split('=')[0]!.replaceAll('_', '-');
+
+/**
+ * The flags of `defaults` the operator did not set: a V8 flag of the same name on the command line or in NODE_OPTIONS
+ * is the operator's choice, and these settings are set after V8 read it, so they would silently override it. Where
+ * tail latency matters more than memory, say, `--heap-growing-percent=60` (the README's Configuration has the
+ * figures).
+ */
+export function flagsToApply(defaults: readonly string[], execArgv: readonly string[], nodeOptions: string): string[] {
+  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((arg) => arg.startsWith('-')).map(flagName));
+  return defaults.filter((flag) => !given.has(flagName(flag)));
+}
+
+function applyUnlessGiven(defaults: readonly string[]): void {
+  for (const flag of flagsToApply(defaults, process.execArgv, process.env.NODE_OPTIONS ?? '')) v8.setFlagsFromString(flag);
 }
