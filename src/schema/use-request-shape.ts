@@ -1,5 +1,5 @@
 import { getOperationAST } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { AppError, type FieldProblem } from '../errors.js';
 
 /** The parameters of GraphQL over HTTP; Yoga refuses any other. */
@@ -28,7 +28,8 @@ export function paramsProblems(params: Record<string, unknown>): FieldProblem[] 
  * The shape of a /graphql request, answered with v1's codes (the contract: GraphQL errors carry the v1 code) before
  * Yoga's own checks, which answer the same cases with a `BAD_REQUEST` code of their own (and a missing `query` with
  * status 200): a method other than GET and POST, a batch, parameters that are missing, of the wrong type or unknown,
- * and a mutation sent with GET. A body that is JSON but not an object is refused where the body is parsed
+ * an `operationName` that selects no operation, a mutation sent with GET, and variables that do not fit their types
+ * (no code at all before). A body that is JSON but not an object is refused where the body is parsed
  * (use-request-limits.ts). Yoga's plugins run after the app's, so these run first.
  */
 export function useRequestShape(): Plugin {
@@ -49,11 +50,30 @@ export function useRequestShape(): Plugin {
     },
     onParse() {
       return ({ result, context }) => {
-        const { request, params } = context as { request?: Request; params?: { operationName?: string } };
-        if (request?.method !== 'GET' || result instanceof Error) return;
-        if (getOperationAST(result, params?.operationName)?.operation === 'mutation') {
+        const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
+        if (!request || result instanceof Error) return;
+        const operation = getOperationAST(result, params?.operationName);
+        if (!operation) {
+          const message = params?.operationName ? 'names no operation of the document' : 'is required: the document has several operations, or none';
+          throw refused([{ field: 'operationName', message }]);
+        }
+        if (request.method === 'GET' && operation.operation === 'mutation') {
           throw new AppError('method_not_allowed', {}, { message: 'A mutation must be sent with POST', headers: { Allow: 'POST' }, requestLevel: true });
         }
+      };
+    },
+    onExecute() {
+      return {
+        onExecuteDone({ result }) {
+          // Variables that do not fit their types stop the request before any field runs: graphql-js and graphql-jit
+          // answer `Variable "$name" got invalid value …` with no code. v1's answer to input that does not fit.
+          if (isAsyncIterable(result) || result.data !== undefined || !result.errors?.length) return;
+          const fields = result.errors.flatMap((error) => {
+            const name = /^Variable "\$([^"]+)"/.exec(error.message)?.[1];
+            return name !== undefined && error.extensions?.code === undefined ? [{ field: name, message: error.message }] : [];
+          });
+          if (fields.length === result.errors.length) throw refused(fields);
+        },
       };
     },
   };

@@ -81,6 +81,38 @@ describe('/graphql requests of the wrong shape', () => {
     expect(await t.db.prisma.submission.count()).toBe(before);
   });
 
+  it('refuses an operationName that selects no operation with 400 validation_failed naming it', async () => {
+    const two = 'query A { __typename } query B { __typename }';
+    expect(await send('POST', JSON.stringify({ query: two }))).toStrictEqual(invalid('operationName', 'is required: the document has several operations, or none'));
+    expect(await send('POST', JSON.stringify({ query: two, operationName: 'C' }))).toStrictEqual(invalid('operationName', 'names no operation of the document'));
+    expect(await send('POST', JSON.stringify({ query: two, operationName: 'B' }))).toStrictEqual({ status: 200, allow: null, body: { data: { __typename: 'Query' } } });
+  });
+
+  it('refuses variables that do not fit their types with 400 validation_failed naming each, where they had no code', async () => {
+    const query = 'query($limit: Int, $page: Int) { forms(limit: $limit, page: $page) { pagination { total } } }';
+    const answer = await send('POST', JSON.stringify({ query, variables: { limit: 1.5, page: 'x' } }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toStrictEqual({
+      errors: [
+        {
+          message: 'The request is invalid',
+          extensions: {
+            code: 'validation_failed',
+            fields: [
+              { field: 'limit', message: expect.stringMatching(/^Variable "\$limit" got invalid value 1\.5/) },
+              { field: 'page', message: expect.stringMatching(/^Variable "\$page" got invalid value "x"/) },
+            ],
+          },
+        },
+      ],
+    });
+    const missing = await send('POST', JSON.stringify({ query: 'query($id: Int!) { form(id: $id) { id } }' }));
+    expect(missing.status).toBe(400);
+    expect((missing.body as { errors: [{ extensions: { fields: unknown } }] }).errors[0].extensions.fields).toStrictEqual([
+      { field: 'id', message: expect.stringContaining('of required type "Int!" was not provided') },
+    ]);
+  });
+
   it('still answers well-formed requests, by GET and by POST', async () => {
     const expected = { status: 200, allow: null, body: { data: { forms: { pagination: { total: 1 } } } } };
     expect(await send('POST', JSON.stringify({ query: QUERY, variables: null, operationName: null, extensions: {} }))).toStrictEqual(expected);

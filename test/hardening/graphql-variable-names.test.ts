@@ -34,7 +34,11 @@ describe('POST /graphql variables named like Object.prototype members', () => {
       expect(given.status, given.text).toBe(200);
       expect(given.body).toStrictEqual({ data: { forms: { pagination: { limit: 7 } } } });
       const wrongType = await post(query, `{"${name}": "seven"}`);
-      expect(wrongType.body.errors[0].message).toContain(`Variable "$${name}" got invalid value "seven"`);
+      expect(wrongType.status, wrongType.text).toBe(400);
+      expect(wrongType.body.errors[0].extensions).toStrictEqual({
+        code: 'validation_failed',
+        fields: [{ field: name, message: expect.stringContaining(`Variable "$${name}" got invalid value "seven"`) }],
+      });
     });
   }
 
