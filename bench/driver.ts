@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import net from 'node:net';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 
@@ -46,12 +47,12 @@ export async function freePort(): Promise<number> {
  * runs the compiled gateway and worker exactly as production starts them, V8 start-up flags included.
  */
 export function productionArgs(root: string, script: 'start:prod' | 'worker:prod'): string[] {
-  const scripts = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const [command, ...args] = (scripts[script] ?? '').split(/\s+/).filter(Boolean);
   if (command !== 'node' || args.length === 0 || args.slice(0, -1).some((arg) => !arg.startsWith('--'))) {
     throw new Error(`package.json "${script}" must read "node [--flag ...] ENTRY", got "${scripts[script]}"`);
   }
-  return [...args.slice(0, -1), `${root}/${args.at(-1)}`];
+  return [...args.slice(0, -1), join(root, args.at(-1)!)];
 }
 
 export interface StartOptions {

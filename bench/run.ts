@@ -250,7 +250,7 @@ async function measure(label: string, child: Child, requests: AutocannonRequest[
 
 const GATEWAY_SOURCE = join(ROOT, 'src', 'main.ts');
 /** Production mode is the compiled build (`npm run build`, then `npm run start:prod`'s node arguments), rebuilt at the start of every run. */
-const GATEWAY_ARGS = productionArgs(ROOT.replace(/\/$/, ''), 'start:prod');
+const GATEWAY_ARGS = productionArgs(ROOT, 'start:prod');
 
 async function startGateway(databaseUrl: string, secretKey: string, dataDir: string, nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();

@@ -100,7 +100,7 @@ function startWorkerProcess(url: string, secretKey: string, dataDir: string, env
   return startChild({
     name: 'worker',
     cwd: ROOT,
-    args: productionArgs(ROOT.replace(/\/$/, ''), 'worker:prod'),
+    args: productionArgs(ROOT, 'worker:prod'),
     env: { DATABASE_URL: url, SECRET_KEY: secretKey, DATA_DIR: dataDir, REDIS_URL: '', ...env },
     ready: (_child, output) =>
       new Promise((resolve) => {

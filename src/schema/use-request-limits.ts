@@ -88,14 +88,7 @@ function asJsonInputError(error: unknown, source: string): AppError | null {
   if (!(error instanceof SyntaxError)) return null;
   const params = new URLSearchParams(source);
   const fields = ['variables', 'extensions']
-    .filter((name) => {
-      try {
-        JSON.parse(params.get(name) || 'null');
-        return false;
-      } catch {
-        return true;
-      }
-    })
+    .filter((name) => !isJson(params.get(name) || 'null'))
     .map((field) => ({ field, message: 'must be a JSON object' }));
   return fields.length ? new AppError('validation_failed', { fields }, { requestLevel: true }) : null;
 }

@@ -1,11 +1,10 @@
 import { getOperationAST } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { isPlainObject } from '../domain/validation.js';
 import { AppError, type FieldProblem } from '../errors.js';
 
 /** The parameters of GraphQL over HTTP; Yoga refuses any other. */
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
-
-const isJsonObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A client's own parameter name, echoed back at a readable length. */
 const named = (name: string): string => (name.length <= 64 ? name : `${name.slice(0, 64)}…`);
@@ -13,14 +12,14 @@ const named = (name: string): string => (name.length <= 64 ? name : `${name.slic
 const refused = (fields: FieldProblem[]): AppError => new AppError('validation_failed', { fields }, { requestLevel: true });
 
 /** What is wrong with a request's parameters, in v1's terms; empty when Yoga may run it. */
-export function paramsProblems(params: Record<string, unknown>): FieldProblem[] {
+function paramsProblems(params: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const unexpected = Object.keys(params).find((name) => params[name] != null && !PARAMETERS.has(name));
   if (unexpected !== undefined) problems.push({ field: named(unexpected), message: 'is not a GraphQL parameter (query, variables, operationName, extensions)' });
   if (params.query == null) problems.push({ field: 'query', message: 'is required: the GraphQL document' });
   else if (typeof params.query !== 'string') problems.push({ field: 'query', message: 'must be a string: the GraphQL document' });
   if (params.operationName != null && typeof params.operationName !== 'string') problems.push({ field: 'operationName', message: 'must be a string' });
-  for (const name of ['variables', 'extensions']) if (params[name] != null && !isJsonObject(params[name])) problems.push({ field: name, message: 'must be a JSON object' });
+  for (const name of ['variables', 'extensions']) if (params[name] != null && !isPlainObject(params[name])) problems.push({ field: name, message: 'must be a JSON object' });
   return problems;
 }
 

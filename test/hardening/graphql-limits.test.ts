@@ -64,7 +64,7 @@ describe('an unexpected error on /graphql', () => {
       lines.push(String(chunk));
       return true;
     });
-    // The key's first use also writes its lastUsedAt on the driver: done before, so the next statement is the list's.
+    // A key's first use also writes its lastUsedAt, off the request's path: done before, so the next statement is the list's.
     await t.useKeyOnce(key);
     const original = t.db.sql.bind(t.db);
     const sql = vi.spyOn(t.db, 'sql');

@@ -17,7 +17,7 @@ describe('an unexpected failure', () => {
       lines.push(String(chunk));
       return true;
     });
-    // The key's first use also writes its lastUsedAt on the driver: done before, so the next statement is the list's.
+    // A key's first use also writes its lastUsedAt, off the request's path: done before, so the next statement is the list's.
     await t.useKeyOnce(key);
     // The database goes away after authentication: the list itself fails.
     const original = t.db.sql.bind(t.db);
