@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app.js';
 import { validationFailed, type FieldProblem } from './errors.js';
@@ -38,14 +39,61 @@ function badRequestTarget(request: IncomingMessage): FieldProblem | null {
   return null;
 }
 
+/** What llhttp's error codes mean to a client, in words that quote nothing it sent. */
+function parseProblem(code: string | undefined): FieldProblem {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { field: '(headers)', message: `the request line and headers must total at most ${maxHeaderSize} bytes` };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { field: '(body)', message: 'chunk extensions are too large' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { field: '(request)', message: 'the request did not arrive in time' };
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_VERSION':
+      return { field: '(request-line)', message: 'must be METHOD SP request-target SP HTTP/1.x' };
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return { field: '(headers)', message: 'each header must be a token name, a colon and a value of visible characters' };
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return { field: '(framing)', message: 'Content-Length must be one decimal number, and not sent with Transfer-Encoding' };
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return { field: '(body)', message: 'the chunked body is malformed' };
+    default:
+      return { field: '(request)', message: 'is not valid HTTP/1.1' };
+  }
+}
+
+/**
+ * A request Node's parser refuses never reaches the app, and Node's own answer is a status line with no body. The
+ * same statuses (RFC 9110: 431 for headers too large, 413, 408, else 400), with the v1 envelope, so that a client
+ * reads `validation_failed` and which part was wrong, as for every other input problem. As Node does: only when no
+ * response has begun on the connection, which then closes (the parser cannot resync after an error).
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket & { _httpMessage?: ServerResponse | null }): void {
+  if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify(validationFailed([parseProblem(error.code)]).toBody());
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 /** node:http around the app's fetch handler; only the request line and Host are checked here, everything else is the app's. */
 export function createHttpServer(app: App): Server {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
-  return createServer((request: IncomingMessage, response: ServerResponse) => {
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const problem = badRequestTarget(request);
     if (problem === null) return void adapter(request, response);
     const body = JSON.stringify(validationFailed([problem]).toBody());
     response.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
     response.end(body);
   });
+  server.on('clientError', answerClientError);
+  return server;
 }

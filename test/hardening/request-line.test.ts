@@ -47,6 +47,23 @@ function send(requestLine: string, headers: string[]): Promise<{ status: number;
   });
 }
 
+/** Writes `raw` as it is and resolves with the status line, the headers (lower-cased names) and the body text. */
+function sendRaw(raw: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (data) => (received += data.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = received.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+    socket.write(raw);
+  });
+}
+
 const auth = (): string => `Authorization: Bearer ${key}`;
 
 const invalid = (field: string) => ({ error: expect.any(String), code: 'validation_failed', fields: [{ field, message: expect.any(String) }] });
@@ -87,6 +104,56 @@ describe('the request line and Host', () => {
       const answer = await send(line, ['Host: x']);
       expect(answer, line).toStrictEqual({ status: 400, body: invalid('(request-target)') });
     }
+  });
+
+  describe("what Node's HTTP parser refuses before the app sees it", () => {
+    // Node answered these with a bare status line and no body; the statuses stay its own (RFC 9110).
+    const cases: [string, string, number, string][] = [
+      ['an invalid method', 'G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 400, '(request-line)'],
+      ['an unknown HTTP version', 'GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n', 400, '(request-line)'],
+      ['a NUL in the request-target', 'GET /heal\u0000thz HTTP/1.1\r\nHost: x\r\n\r\n', 400, '(request-line)'],
+      ['a header name with a space', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n', 400, '(headers)'],
+      ['a control character in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n', 400, '(headers)'],
+      ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '(headers)'],
+      ['a Content-Length that is no number', 'POST /v1/forms HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, '(framing)'],
+      ['Content-Length beside Transfer-Encoding (request smuggling)', 'POST /v1/forms HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, '(framing)'],
+      ['a malformed chunk size', 'POST /v1/forms HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n', 400, '(body)'],
+    ];
+    for (const [what, raw, status, field] of cases) {
+      it(`answers ${what} with ${status} in the v1 envelope and closes`, async () => {
+        const answer = await sendRaw(raw);
+        expect(answer.status).toBe(status);
+        expect(answer.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', connection: 'close', 'content-length': String(Buffer.byteLength(answer.body)) });
+        expect(JSON.parse(answer.body)).toStrictEqual(invalid(field));
+      });
+    }
+
+    it('quotes nothing the client sent', async () => {
+      const answer = await sendRaw(`GET /healthz HTTP/1.1\r\nHost: x\r\nsecret ${key}: y\r\n\r\n`);
+      expect(answer.status).toBe(400);
+      expect(answer.body).not.toContain(key);
+      expect(answer.body).not.toContain('secret');
+    });
+
+    it('answers garbage after a keep-alive response on the same connection, then closes it; the server goes on', async () => {
+      const received = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (data) => {
+          text += data.toString('utf8');
+          // The first answer is whole: now the next "request" on the same connection.
+          if (text.endsWith('{"status":"ok"}')) socket.write('G@T / HTTP/1.1\r\n\r\n');
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+      expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      const second = received.slice(received.indexOf('{"status":"ok"}') + '{"status":"ok"}'.length);
+      expect(second).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(second.split('\r\n\r\n')[1]!)).toStrictEqual(invalid('(request-line)'));
+      expect(await send('GET /healthz HTTP/1.1', ['Host: localhost'])).toStrictEqual({ status: 200, body: { status: 'ok' } });
+    });
   });
 
   // Last: the server stays draining. The drain marks every response `Connection: close`; this one is already sent.
