@@ -39,33 +39,27 @@ function badRequestTarget(request: IncomingMessage): FieldProblem | null {
   return null;
 }
 
-/** What llhttp's error codes mean to a client, in words that quote nothing it sent. */
-function parseProblem(code: string | undefined): FieldProblem {
-  switch (code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return { field: '(headers)', message: `the request line and headers must total at most ${maxHeaderSize} bytes` };
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { field: '(body)', message: 'chunk extensions are too large' };
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { field: '(request)', message: 'the request did not arrive in time' };
-    case 'HPE_INVALID_METHOD':
-    case 'HPE_INVALID_URL':
-    case 'HPE_INVALID_VERSION':
-      return { field: '(request-line)', message: 'must be METHOD SP request-target SP HTTP/1.x' };
-    case 'HPE_INVALID_HEADER_TOKEN':
-    case 'HPE_LF_EXPECTED':
-    case 'HPE_CR_EXPECTED':
-      return { field: '(headers)', message: 'each header must be a token name, a colon and a value of visible characters' };
-    case 'HPE_INVALID_CONTENT_LENGTH':
-    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-    case 'HPE_INVALID_TRANSFER_ENCODING':
-      return { field: '(framing)', message: 'Content-Length must be one decimal number, and not sent with Transfer-Encoding' };
-    case 'HPE_INVALID_CHUNK_SIZE':
-      return { field: '(body)', message: 'the chunked body is malformed' };
-    default:
-      return { field: '(request)', message: 'is not valid HTTP/1.1' };
-  }
-}
+const REQUEST_LINE: FieldProblem = { field: '(request-line)', message: 'must be METHOD SP request-target SP HTTP/1.x' };
+const HEADERS: FieldProblem = { field: '(headers)', message: 'each header must be a token name, a colon and a value of visible characters' };
+const FRAMING: FieldProblem = { field: '(framing)', message: 'Content-Length must be one decimal number, and not sent with Transfer-Encoding' };
+
+/** What Node's (llhttp's) error codes mean to a client, in words that quote nothing it sent, and their statuses. */
+const PARSE_PROBLEMS: Readonly<Record<string, { status: number; problem: FieldProblem }>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, problem: { field: '(headers)', message: `the request line and headers must total at most ${maxHeaderSize} bytes` } },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, problem: { field: '(body)', message: 'chunk extensions are too large' } },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, problem: { field: '(request)', message: 'the request did not arrive in time' } },
+  HPE_INVALID_METHOD: { status: 400, problem: REQUEST_LINE },
+  HPE_INVALID_URL: { status: 400, problem: REQUEST_LINE },
+  HPE_INVALID_VERSION: { status: 400, problem: REQUEST_LINE },
+  HPE_INVALID_HEADER_TOKEN: { status: 400, problem: HEADERS },
+  HPE_LF_EXPECTED: { status: 400, problem: HEADERS },
+  HPE_CR_EXPECTED: { status: 400, problem: HEADERS },
+  HPE_INVALID_CONTENT_LENGTH: { status: 400, problem: FRAMING },
+  HPE_UNEXPECTED_CONTENT_LENGTH: { status: 400, problem: FRAMING },
+  HPE_INVALID_TRANSFER_ENCODING: { status: 400, problem: FRAMING },
+  HPE_INVALID_CHUNK_SIZE: { status: 400, problem: { field: '(body)', message: 'the chunked body is malformed' } },
+};
+const NOT_HTTP = { status: 400, problem: { field: '(request)', message: 'is not valid HTTP/1.1' } };
 
 /**
  * A request Node's parser refuses never reaches the app, and Node's own answer is a status line with no body. The
@@ -75,8 +69,8 @@ function parseProblem(code: string | undefined): FieldProblem {
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket & { _httpMessage?: ServerResponse | null }): void {
   if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify(validationFailed([parseProblem(error.code)]).toBody());
+    const { status, problem } = (error.code !== undefined && Object.hasOwn(PARSE_PROBLEMS, error.code) && PARSE_PROBLEMS[error.code]) || NOT_HTTP;
+    const body = JSON.stringify(validationFailed([problem]).toBody());
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
