@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackConnections, type HttpDrain } from '../../src/http-drain.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -127,6 +127,23 @@ describe('the request line and Host', () => {
         expect(JSON.parse(answer.body)).toStrictEqual(invalid(field));
       });
     }
+
+    it('answers a request that does not arrive in time (Node raises it after headersTimeout) with 408 in the envelope', async () => {
+      // Node checks the timeouts every 30 s at the earliest: its error is raised here on a real connection instead.
+      const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
+      const received = new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (data) => (text += data.toString('utf8')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+      });
+      server.emit('clientError', Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), await serverSide);
+      const [head = '', body = ''] = (await received).split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(JSON.parse(body)).toStrictEqual(invalid('(request)'));
+    });
 
     it('quotes nothing the client sent', async () => {
       const answer = await sendRaw(`GET /healthz HTTP/1.1\r\nHost: x\r\nsecret ${key}: y\r\n\r\n`);
