@@ -234,7 +234,6 @@ export class JobQueue {
   }
 }
 
-/** Runs each job on its own, concurrently: a failure is that job's only. */
 /** pg-boss batch options: LISTEN/NOTIFY wakes the worker, the poll is the fallback, a full batch fetches again at once. */
 const batchWorkOptions = (options: WorkOptions) => ({
   batchSize: options.batchSize ?? 10,
@@ -249,6 +248,7 @@ function logJobFailure(queue: QueueName, job: Job<object>, error: unknown): void
   logger.warn({ queue, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
 }
 
+/** Runs each job on its own, concurrently: a failure is that job's only. */
 async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
   return Promise.all(
     jobs.map(async (job): Promise<JobResult> => {
