@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,20 @@ describe('the file outbox without SMTP_URL', () => {
     expect(raw).toContain('Subject: Hello');
     expect(raw).toContain('plain body');
     expect(raw).toContain('<p>html body</p>');
+  });
+
+  it('writes concurrent messages each to its own file, and makes the folder again when it was removed', async () => {
+    const config = testConfig({ databaseUrl: null });
+    const sender = createEmailSender(config);
+    const message = (n: number) => ({ to: `user${n}@example.com`, subject: `Hello ${n}`, text: `body ${n}\n`, html: `<p>${n}</p>`, messageId: `<m${n}@widgets-gateway>` });
+    await Promise.all([1, 2, 3, 4, 5].map((n) => sender.send(message(n))));
+    const outbox = join(config.dataDir, 'outbox');
+    expect(readdirSync(outbox)).toHaveLength(5);
+    rmSync(outbox, { recursive: true });
+    await sender.send(message(6));
+    const files = readdirSync(outbox);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(outbox, files[0] ?? ''), 'utf8')).toContain('To: user6@example.com');
   });
 });
 
