@@ -30,23 +30,6 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Sends `head` (CRLF line ends added, `Connection: close` for HTTP/1.1) and resolves with the status and JSON body. */
-function send(requestLine: string, headers: string[]): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    socket.on('data', (data) => (received += data.toString('utf8')));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = received.split('\r\n\r\n');
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
-      resolve({ status, body: body ? JSON.parse(body) : null });
-    });
-    const closing = requestLine.endsWith('HTTP/1.1') ? ['Connection: close'] : [];
-    socket.write([requestLine, ...headers, ...closing, '', ''].join('\r\n'));
-  });
-}
-
 /** Writes `raw` as it is and resolves with the status line, the headers (lower-cased names) and the body text. */
 function sendRaw(raw: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
@@ -58,10 +41,17 @@ function sendRaw(raw: string): Promise<{ status: number; headers: Record<string,
       const [head = '', ...rest] = received.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
       const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), headers, body: rest.join('\r\n\r\n') });
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3}) /.exec(statusLine)?.[1]), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(raw);
   });
+}
+
+/** Sends `head` (CRLF line ends added, `Connection: close` for HTTP/1.1) and resolves with the status and JSON body. */
+async function send(requestLine: string, headers: string[]): Promise<{ status: number; body: unknown }> {
+  const closing = requestLine.endsWith('HTTP/1.1') ? ['Connection: close'] : [];
+  const answer = await sendRaw([requestLine, ...headers, ...closing, '', ''].join('\r\n'));
+  return { status: answer.status, body: answer.body ? JSON.parse(answer.body) : null };
 }
 
 const auth = (): string => `Authorization: Bearer ${key}`;
