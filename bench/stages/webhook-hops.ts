@@ -2,13 +2,13 @@ import pg from 'pg';
 
 /**
  * Where a delivery's time went, hop by hop, from what the run left in the database (WEBHOOKS_HOPS=1): the outbox row
- * (recorded, relayed), the fan-out job (fetched), the delivery row (written by the fan-out), the delivery job
- * (fetched), the attempt (sent), and the receiver's clock (received). Database times are the statements' `now()`
- * (a transaction's start), so a hop ending in "fetched" includes the previous transaction's commit and the wake-up.
- * Every clock is this machine's, compared as epoch milliseconds.
+ * (relayed: the relay's transaction, which also writes the delivery), the delivery job (fetched), the attempt (sent),
+ * and the receiver's clock (received). Database times are the statements' `now()` (a transaction's start), so a hop
+ * ending in "fetched" includes the previous transaction's work, its commit and the wake-up. Every clock is this
+ * machine's, compared as epoch milliseconds.
  */
 
-const HOPS = ['ack→relayed', 'relayed→fanout fetched', 'fanout fetched→delivery written', 'delivery written→delivery fetched', 'delivery fetched→sent', 'sent→received'] as const;
+const HOPS = ['ack→relayed', 'relayed→delivery fetched', 'delivery fetched→sent', 'sent→received'] as const;
 
 export interface HopFigures {
   /** Per hop: p50 and p99 over all submissions (ms). */
@@ -31,17 +31,13 @@ export async function hopFigures(url: string, acknowledged: Map<number, number>,
   await client.connect();
   try {
     // Materialized first: the jobs are found by a value in their data, which no index covers.
-    const { rows } = await client.query<{ sid: number; relayed: number; fanout_fetched: number; written: number; fetched: number; sent: number }>(`
-      WITH fj AS MATERIALIZED (SELECT data->'payload'->>'id' AS "eventId", started_on FROM pgboss.job WHERE name = 'event.fanout'),
-           dj AS MATERIALIZED (SELECT (data->>'deliveryId')::int AS "deliveryId", started_on FROM pgboss.job WHERE name = 'webhook.deliver' AND data->'attempt' IS NULL)
+    const { rows } = await client.query<{ sid: number; relayed: number; fetched: number; sent: number }>(`
+      WITH dj AS MATERIALIZED (SELECT (data->>'deliveryId')::int AS "deliveryId", started_on FROM pgboss.job WHERE name = 'webhook.deliver' AND data->'attempt' IS NULL)
       SELECT (o."payload"->'data'->>'id')::int AS sid,
              extract(epoch FROM o."relayedAt") * 1000 AS relayed,
-             extract(epoch FROM fj.started_on) * 1000 AS fanout_fetched,
-             extract(epoch FROM d."createdAt") * 1000 AS written,
              extract(epoch FROM dj.started_on) * 1000 AS fetched,
              extract(epoch FROM d."lastAttemptAt") * 1000 AS sent
       FROM "OutboxEvent" o
-      JOIN fj ON fj."eventId" = o."eventId"
       JOIN "WebhookDelivery" d ON d."eventId" = o."eventId" AND d."subscriptionId" IS NULL
       JOIN dj ON dj."deliveryId" = d."id"
       WHERE o."type" = 'submission.created'`);
@@ -51,7 +47,7 @@ export async function hopFigures(url: string, acknowledged: Map<number, number>,
       const ack = acknowledged.get(Number(row.sid));
       const got = received.get(Number(row.sid));
       if (ack === undefined || got === undefined) continue;
-      const points = [ack, row.relayed, row.fanout_fetched, row.written, row.fetched, row.sent, got].map(Number);
+      const points = [ack, row.relayed, row.fetched, row.sent, got].map(Number);
       const parts = HOPS.map((_, i) => points[i + 1]! - points[i]!);
       parts.forEach((value, i) => series[i]!.push(value));
       totals.push({ total: got - ack, parts, ack });

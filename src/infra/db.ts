@@ -22,9 +22,10 @@ export interface Database extends DriverSql {
   prisma: PrismaClient;
   kind: 'postgres' | 'pglite';
   /**
-   * The outbox relay's and the event fan-out's transactions. On PostgreSQL, connections of their own: every delivery
-   * waits for these two hops, one batch at a time, and on the shared pool they queued behind the requests' and up to
-   * DELIVERY_CONCURRENCY deliveries' statements (the worst of a delivery's latency). On PGlite, its one connection.
+   * The outbox relay's transactions (which fan the events out) and the queued `event.fanout` jobs'. On PostgreSQL,
+   * connections of their own: every delivery waits for the relay, one batch at a time, and on the shared pool it
+   * queued behind the requests' and up to DELIVERY_CONCURRENCY deliveries' statements (the worst of a delivery's
+   * latency). On PGlite, its one connection.
    */
   pipeline: DriverSql;
   /** The embedded instance (pglite only), for the job queue, which must share it: one process, one PGlite. */
@@ -128,7 +129,7 @@ function pgliteSession(db: PGlite): SqlSession {
   };
 }
 
-/** The relay's and the fan-out's connections: one each, so neither waits for the other. */
+/** The relay's and the queued fan-out jobs' connections: one each, so neither waits for the other. */
 const PIPELINE_CONNECTIONS = 2;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -138,7 +139,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // replaced on the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', () => {});
     const prisma = createClient(new PrismaPg(pool), options.onQuery);
-    // Opened on first use (a worker's relay and fan-out), so a process without a worker holds none of them.
+    // Opened on first use (a worker's relay), so a process without a worker holds none of them.
     const pipelinePool = new pg.Pool({ connectionString: options.databaseUrl, max: PIPELINE_CONNECTIONS });
     pipelinePool.on('error', () => {});
     return {

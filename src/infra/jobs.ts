@@ -1,7 +1,7 @@
 import { fromPglite, fromPrisma, PgBoss, type Db, type Job, type JobInsert, type JobResult, type Queue } from 'pg-boss';
 import type { Database } from './db.js';
 import { ConcurrentWorker, type ConcurrentWorkOptions } from './concurrent-worker.js';
-import { logger } from './log.js';
+import { errorKind, logger } from './log.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**
@@ -245,7 +245,7 @@ const batchWorkOptions = (options: WorkOptions) => ({
 
 /** The name and code only: a message may quote job data (a rejected recipient's address, say). */
 function logJobFailure(queue: QueueName, job: Job<object>, error: unknown): void {
-  logger.warn({ queue, jobId: job.id, error: { name: error instanceof Error ? error.name : typeof error, code: (error as { code?: unknown } | null)?.code } }, 'job failed');
+  logger.warn({ queue, jobId: job.id, error: errorKind(error) }, 'job failed');
 }
 
 /** Runs each job on its own, concurrently: a failure is that job's only. */

@@ -62,3 +62,9 @@ export function describeError(error: unknown): Record<string, unknown> {
   const code = (error as { code?: unknown }).code;
   return { name: error.name, ...(typeof code === 'string' && { code }), message: error.message.split('\n')[0]?.slice(0, 200) };
 }
+
+/** The name and code only, for errors whose message may quote data (a job's, an event's: a failed cast quotes the value). */
+export function errorKind(error: unknown): { name: string; code?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { name: error instanceof Error ? error.name : typeof error, ...(typeof code === 'string' && { code }) };
+}

@@ -21,7 +21,7 @@ export const RETENTION_SCHEDULE = '41 * * * *';
 /** Emails being sent at once per worker process (each over its own SMTP connection unless SMTP_URL pools them). */
 const EMAIL_CONCURRENCY = 10;
 
-/** Events fanned out per transaction. */
+/** Queued events (batches whose fan-out failed in the relay) fanned out per transaction. */
 export const FANOUT_BATCH = 100;
 
 export interface WorkerDeps {
@@ -66,9 +66,10 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };
 
-  // Events are fanned out a batch per transaction (a few statements whatever its size): the step every delivery
-  // waits for.
-  const fanout = createEventFanoutHandler({ db, queue, phi: createPhiCipher(config) });
+  // The relay fans events out as it takes them off the outbox; these jobs are the batches whose fan-out failed
+  // there, run again one event at a time when a batch fails.
+  const fanoutDeps = { db, queue, phi: createPhiCipher(config) };
+  const fanout = createEventFanoutHandler(fanoutDeps);
   await queue.workInBatches<EventJob>(QUEUE.eventFanout, fanout.batch, fanout.single, { ...work, batchSize: deps.batchSize ?? FANOUT_BATCH });
   // Deliveries run side by side, each settling on its own, a few per receiver at most: one slow receiver holds
   // its own slots, never the others' (concurrent-worker.ts). The defaults, 200 and 25: 25 to one endpoint is 250
@@ -114,7 +115,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { batchSize: 1, pollingIntervalSeconds: 30 },
   );
   await queue.schedule(QUEUE.retention, RETENTION_SCHEDULE);
-  const relay = startEventRelay(db, queue);
+  const relay = startEventRelay(fanoutDeps);
 
   let stopped = false;
   return {

@@ -186,8 +186,12 @@ describe('DELETE /v1/submissions/{id}', () => {
     const erased = await ingest({ Name: 'Ada', Email: 'ada@example.com' });
     expect((await t.request('DELETE', `/v1/submissions/${erased.id}`, { key })).status).toBe(204);
     const results = await fanout();
-    // submission.created of the erased row: nothing; submission.deleted: no subscriber for it here.
-    expect(results).toStrictEqual([{ deliveries: 0, emails: 0 }, { deliveries: 0, emails: 0 }]);
+    // One batch of both events: submission.created of the erased row, nothing; submission.deleted, no subscriber for it here.
+    expect(results).toStrictEqual([{ deliveries: 0, emails: 0 }]);
+    expect((await t.db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } })).map((e) => [e.type, e.relayedAt !== null])).toStrictEqual([
+      ['submission.created', true],
+      ['submission.deleted', true],
+    ]);
   });
 
   it('submission.deleted reaches its subscribers (subscribing needs read:submissions)', async () => {

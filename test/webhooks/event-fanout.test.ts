@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fanOutEvent, type EventFanoutDeps } from '../../src/worker/jobs/event-fanout.job.js';
 import { messageIdFor, recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
-import { relayEvents } from '../../src/worker/jobs/event-relay.js';
 import { QUEUE } from '../../src/infra/jobs.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe, useQueueDatabase } from './fixtures.js';
@@ -12,12 +11,11 @@ const env = useQueueDatabase();
 const deps = (): EventFanoutDeps => ({ db: env.db, queue: env.queue, phi: cipher });
 
 const queuedJobs = async (name: string) => (await env.queue.boss.findJobs<Record<string, unknown>>(name)).map((job) => job.data);
-/** The event job the relay makes of the one recorded event. */
+/** The one recorded event, as the relay takes it off the outbox (and queues it when its fan-out fails there). */
 const queuedEvent = async (): Promise<EventJob> => {
-  await relayEvents(env.db, env.queue);
-  const [job] = await env.queue.boss.findJobs<EventJob>(QUEUE.eventFanout);
-  if (!job) throw new Error('no event job queued');
-  return job.data;
+  const [row] = await env.db.prisma.outboxEvent.findMany({ where: { relayedAt: null } });
+  if (!row) throw new Error('no event recorded');
+  return { accountId: row.accountId, formId: row.formId, payload: row.payload as unknown as EventJob['payload'] };
 };
 
 describe('event fan-out', () => {

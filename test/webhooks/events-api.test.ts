@@ -157,7 +157,7 @@ describe('retention', () => {
     expect(left.sort()).toStrictEqual([...ids.slice(0, 2), waitingId].sort());
     expect(await t.db.prisma.webhookDelivery.count()).toBe(2);
     expect(waiting.id).toBeGreaterThan(0);
-    await relayEvents(t.db, t.queue);
+    await relayEvents({ db: t.db, queue: t.queue, phi: t.deps.phi });
     expect((await deleteExpiredEvents(t.db, new Date(), 2)).events).toBe(1);
   });
 });

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Prisma as PrismaNs } from '../../src/generated/prisma/client.js';
 import type { Prisma } from '../../src/infra/db.js';
-import { fanOutEvent, type EventFanoutDeps, type FanoutResult } from '../../src/worker/jobs/event-fanout.job.js';
-import { recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
+import type { EventFanoutDeps, FanoutResult } from '../../src/worker/jobs/event-fanout.job.js';
+import { recordEvent } from '../../src/domain/webhooks/events.service.js';
 import { relayEvents } from '../../src/worker/jobs/event-relay.js';
-import { QUEUE, startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
+import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import type { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { generateWebhookSecret } from '../../src/infra/secrets.js';
@@ -103,18 +103,13 @@ export async function subscribe(
 }
 
 /**
- * What the worker's outbox relay and `event.fanout` handler do, for tests without a worker: hands the recorded
- * events to the queue, then claims every event job, fans it out and marks it done.
+ * What the worker's outbox relay does, for tests without a worker: takes the recorded events off the outbox and fans
+ * them out (deliveries, emails, their jobs); one result for the batch, none when no event was waiting.
  */
 export async function fanOutRecordedEvents(deps: EventFanoutDeps): Promise<FanoutResult[]> {
-  await relayEvents(deps.db, deps.queue);
-  const jobs = await deps.queue.boss.fetch<EventJob>(QUEUE.eventFanout, { batchSize: 100 });
-  const results: FanoutResult[] = [];
-  for (const job of jobs) {
-    results.push(await fanOutEvent(deps, job.data));
-    await deps.queue.boss.complete(QUEUE.eventFanout, job.id);
-  }
-  return results;
+  const { events, queued, deliveries, emails } = await relayEvents(deps);
+  if (queued) throw new Error(`the relay's fan-out failed: ${queued} events queued`);
+  return events ? [{ deliveries, emails }] : [];
 }
 
 /** A test database with a job queue (no worker) for the file's tests, emptied, jobs included, before each test. */

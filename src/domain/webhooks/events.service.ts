@@ -32,8 +32,8 @@ export interface EventPayload {
 }
 
 /**
- * An event as recorded (an OutboxEvent row) and as the `event.fanout` job that the relay makes of it
- * (event-relay.ts), which event-fanout.job.ts turns into deliveries and emails.
+ * An event as recorded (an OutboxEvent row) and as the relay takes it off the outbox to fan it out into deliveries
+ * and emails (event-relay.ts, event-fanout.job.ts); also the `event.fanout` job of a batch whose fan-out failed there.
  */
 export interface EventJob {
   accountId: number;

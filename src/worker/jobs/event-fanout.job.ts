@@ -1,4 +1,5 @@
 import type { Database } from '../../infra/db.js';
+import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { Submission } from '../../generated/prisma/client.js';
 import { rawStatement, sql, sqlBuilder } from '../../infra/sql.js';
 import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
@@ -7,10 +8,11 @@ import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
 
 /**
- * The `event.fanout` handler: turns recorded events (`recordEvent`, relayed by event-relay.ts), a batch of jobs at a
- * time, into a WebhookDelivery per target (each matching subscription, plus the form's `webhookUrl` for a submission,
- * whose address is read at send time and never copied) and the emails of a submission, with their jobs, in ONE
- * transaction. A batch that fails is run again one event at a time, so that one bad event fails only itself.
+ * The fan-out: turns recorded events (`recordEvent`) into a WebhookDelivery per target (each matching subscription,
+ * plus the form's `webhookUrl` for a submission, whose address is read at send time and never copied) and the emails
+ * of a submission, with their jobs, in ONE transaction. The outbox relay runs it in the transaction that takes the
+ * events off the outbox (event-relay.ts); a batch that fails there comes here as `event.fanout` jobs, run again one
+ * event at a time, so that one bad event fails only itself.
  *
  * Targets are read when it runs, moments after the event: a subscription created after the event does not get
  * it, one deleted or deactivated since does not either (it would not be sent anyway). Run twice (its worker died
@@ -87,48 +89,51 @@ export interface FanoutResult {
 }
 
 /**
- * Fans out a batch of events in ONE transaction and a fixed number of statements whatever its size: the targets,
- * the deliveries, their jobs and the emails' jobs.
+ * Fans out a batch of events inside `tx`, in a fixed number of statements whatever its size: the targets, the
+ * deliveries, their jobs and the emails' jobs.
  */
-export async function fanOutEvents(deps: EventFanoutDeps, jobs: EventJob[]): Promise<FanoutResult> {
+export async function fanOutInTransaction(deps: EventFanoutDeps, tx: SqlTransaction, jobs: EventJob[]): Promise<FanoutResult> {
   if (jobs.length === 0) return { deliveries: 0, emails: 0 };
+  const rows: { event: EventJob; subscriptionId: number | null }[] = [];
+  const emails: { data: EmailJob; id: string }[] = [];
+  for (const targets of await tx.sql(targetsSql(jobs))) {
+    const event = jobs[Number(targets.i)]!;
+    // The submission was erased before its event went out (contract §6.3): its data is told to no one.
+    if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
+    for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
+    if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
+    for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind) });
+  }
+  // An event whose form is gone (its account was deleted) has no row: nobody is left to tell.
+  const deliveries = rows.length
+    ? await tx.sql(
+        sqlBuilder
+          .insertInto('WebhookDelivery')
+          .columns(['accountId', 'subscriptionId', 'formId', 'messageId', 'eventId', 'eventType', 'payload', 'nextAttemptAt', 'updatedAt'])
+          .expression(
+            sql`SELECT t."accountId", t."subscriptionId", t."formId", t."messageId", t."eventId", t."eventType", t."payload"::jsonb, now(), now()
+                FROM unnest(${rows.map((row) => row.event.accountId)}::int[], ${rows.map((row) => row.subscriptionId)}::int[], ${rows.map((row) => row.event.formId)}::int[],
+                            ${rows.map((row) => messageIdFor(row.event.payload.id, row.subscriptionId))}::text[], ${rows.map((row) => row.event.payload.id)}::text[],
+                            ${rows.map((row) => row.event.payload.type)}::text[], ${rows.map((row) => JSON.stringify(row.event.payload))}::text[])
+                  AS t("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload")`,
+          )
+          .onConflict((conflict) => conflict.column('messageId').doNothing())
+          .returning(['id', 'subscriptionId', 'formId']),
+      )
+    : [];
+  await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(
+    tx,
+    QUEUE.webhookDelivery,
+    deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId) })),
+  );
+  await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
+  return { deliveries: deliveries.length, emails: emails.length };
+}
+
+/** Fans out a batch of `event.fanout` jobs in a transaction of its own. */
+export async function fanOutEvents(deps: EventFanoutDeps, jobs: EventJob[]): Promise<FanoutResult> {
   // On the pipeline's connections (db.ts): the hop every delivery waits for must not queue behind the deliveries.
-  return deps.db.pipeline.transaction(async (tx) => {
-    const rows: { event: EventJob; subscriptionId: number | null }[] = [];
-    const emails: { data: EmailJob; id: string }[] = [];
-    for (const targets of await tx.sql(targetsSql(jobs))) {
-      const event = jobs[Number(targets.i)]!;
-      // The submission was erased before its event went out (contract §6.3): its data is told to no one.
-      if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
-      for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
-      if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
-      for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind) });
-    }
-    // An event whose form is gone (its account was deleted) has no row: nobody is left to tell.
-    const deliveries = rows.length
-      ? await tx.sql(
-          sqlBuilder
-            .insertInto('WebhookDelivery')
-            .columns(['accountId', 'subscriptionId', 'formId', 'messageId', 'eventId', 'eventType', 'payload', 'nextAttemptAt', 'updatedAt'])
-            .expression(
-              sql`SELECT t."accountId", t."subscriptionId", t."formId", t."messageId", t."eventId", t."eventType", t."payload"::jsonb, now(), now()
-                  FROM unnest(${rows.map((row) => row.event.accountId)}::int[], ${rows.map((row) => row.subscriptionId)}::int[], ${rows.map((row) => row.event.formId)}::int[],
-                              ${rows.map((row) => messageIdFor(row.event.payload.id, row.subscriptionId))}::text[], ${rows.map((row) => row.event.payload.id)}::text[],
-                              ${rows.map((row) => row.event.payload.type)}::text[], ${rows.map((row) => JSON.stringify(row.event.payload))}::text[])
-                    AS t("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload")`,
-            )
-            .onConflict((conflict) => conflict.column('messageId').doNothing())
-            .returning(['id', 'subscriptionId', 'formId']),
-        )
-      : [];
-    await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(
-      tx,
-      QUEUE.webhookDelivery,
-      deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId) })),
-    );
-    await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
-    return { deliveries: deliveries.length, emails: emails.length };
-  });
+  return deps.db.pipeline.transaction((tx) => fanOutInTransaction(deps, tx, jobs));
 }
 
 export async function fanOutEvent(deps: EventFanoutDeps, job: EventJob): Promise<FanoutResult> {

@@ -1,36 +1,63 @@
-import type { Database } from '../../infra/db.js';
-import { logger } from '../../infra/log.js';
+import { errorKind, logger } from '../../infra/log.js';
 import { sql, sqlBuilder } from '../../infra/sql.js';
+import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { EventJob } from '../../domain/webhooks/events.service.js';
-import { QUEUE, type JobQueue } from '../../infra/jobs.js';
+import { QUEUE } from '../../infra/jobs.js';
+import { fanOutInTransaction, type EventFanoutDeps, type FanoutResult } from './event-fanout.job.js';
 
 /**
- * The outbox relay: hands recorded events (OutboxEvent rows, written with the change that caused them) to the job
- * queue as `event.fanout` jobs, a batch per transaction, marking them relayed in the same transaction, so
- * each becomes exactly one job. The rows stay as the event history (30 days, then the retention job). Relays on several workers share the outbox: a row is locked by one of them
- * (SKIP LOCKED). Retries and dead letters are then the job queue's, so a failing event never blocks the others.
+ * The outbox relay: takes recorded events (OutboxEvent rows, written with the change that caused them) off the
+ * outbox a batch per transaction, marking them relayed, and fans them out in that same transaction (deliveries,
+ * emails and their jobs: event-fanout.job.ts), so each event is fanned out exactly once and every delivery is one
+ * queue hop from its event. The rows stay as the event history (30 days, then the retention job). Relays on several
+ * workers share the outbox: a row is locked by one of them (SKIP LOCKED).
  *
- * Why not a job straight from the request: the outbox row is a plain insert that ingest writes in its one
- * statement; a job insert needs a transaction around it, which cost ingest as much as everything else it does.
+ * A batch whose fan-out fails (an event the fan-out cannot read, say) is taken off the outbox again in a second
+ * transaction and handed to the job queue as `event.fanout` jobs, which fan out one event at a time with the queue's
+ * retries and dead letters: a failing event never blocks the others.
+ *
+ * Why not straight from the request: the outbox row is a plain insert that ingest writes in its one statement; a
+ * job insert needs a transaction around it, which cost ingest as much as everything else it does.
  */
 
 const RELAY_BATCH = 500;
 
-/** Moves up to `limit` events into jobs; returns how many it moved. */
-export async function relayEvents(db: Pick<Database, 'pipeline'>, queue: JobQueue, limit = RELAY_BATCH): Promise<number> {
-  return db.pipeline.transaction(async (tx) => {
-    const events = await tx.sql(
-      sqlBuilder
-        .updateTable('OutboxEvent')
-        .set({ relayedAt: sql`now()` })
-        .where('id', 'in', (eb) => eb.selectFrom('OutboxEvent').select('id').where('relayedAt', 'is', null).orderBy('id').limit(limit).forUpdate().skipLocked())
-        .returning(['accountId', 'formId', 'payload'])
-        // payload is jsonb (unknown to the generated types): the EventPayload that outboxRow wrote.
-        .$castTo<EventJob>(),
-    );
-    await queue.enqueueInTransaction<EventJob>(tx, QUEUE.eventFanout, events.map((data) => ({ data })));
-    return events.length;
-  });
+const takeEvents = (tx: SqlTransaction, limit: number) =>
+  tx.sql(
+    sqlBuilder
+      .updateTable('OutboxEvent')
+      .set({ relayedAt: sql`now()` })
+      .where('id', 'in', (eb) => eb.selectFrom('OutboxEvent').select('id').where('relayedAt', 'is', null).orderBy('id').limit(limit).forUpdate().skipLocked())
+      .returning(['accountId', 'formId', 'payload'])
+      // payload is jsonb (unknown to the generated types): the EventPayload that outboxRow wrote.
+      .$castTo<EventJob>(),
+  );
+
+export interface RelayResult extends FanoutResult {
+  /** Events taken off the outbox. */
+  events: number;
+  /** Of them, handed to the queue as `event.fanout` jobs because their fan-out failed here. */
+  queued: number;
+}
+
+/** Takes up to `limit` events off the outbox and fans them out (or, failing that, queues them). */
+export async function relayEvents(deps: EventFanoutDeps, limit = RELAY_BATCH): Promise<RelayResult> {
+  const { pipeline } = deps.db;
+  try {
+    return await pipeline.transaction(async (tx) => {
+      const events = await takeEvents(tx, limit);
+      return { events: events.length, queued: 0, ...(await fanOutInTransaction(deps, tx, events)) };
+    });
+  } catch (error) {
+    // The database being down fails this transaction too: the caller backs off and logs it.
+    const queued = await pipeline.transaction(async (tx) => {
+      const events = await takeEvents(tx, limit);
+      await deps.queue.enqueueInTransaction<EventJob>(tx, QUEUE.eventFanout, events.map((data) => ({ data })));
+      return { events: events.length, queued: events.length, deliveries: 0, emails: 0 };
+    });
+    if (queued.events) logger.warn({ error: errorKind(error), queued: queued.events }, 'event relay: fan-out failed, batch queued');
+    return queued;
+  }
 }
 
 export interface EventRelay {
@@ -57,7 +84,7 @@ export const OUTBOX_CHANNEL = 'outbox_event';
  * say) waits twice as long as the one before, up to `maxBackoffMs`, so an outage costs a few log lines and queries
  * rather than five a second; the first pass that succeeds goes back to `intervalMs`.
  */
-export function startEventRelay(db: Database, queue: JobQueue, options: EventRelayOptions = {}): EventRelay {
+export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOptions = {}): EventRelay {
   const intervalMs = options.intervalMs ?? 1000;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   let stopped = false;
@@ -80,7 +107,7 @@ export function startEventRelay(db: Database, queue: JobQueue, options: EventRel
     pass = (async () => {
       try {
         let moved = RELAY_BATCH;
-        while (!stopped && moved === RELAY_BATCH) moved = await relayEvents(db, queue);
+        while (!stopped && moved === RELAY_BATCH) moved = (await relayEvents(deps)).events;
         waitMs = intervalMs;
       } catch (error) {
         waitMs = Math.min(waitMs * 2, maxBackoffMs);
@@ -97,7 +124,7 @@ export function startEventRelay(db: Database, queue: JobQueue, options: EventRel
     })();
   };
   run();
-  const listening = queue.boss.getDb();
+  const listening = deps.queue.boss.getDb();
   if (listening.listen) {
     listener = listening.listen(OUTBOX_CHANNEL, run, run).catch((error: unknown) => {
       logger.error({ error: error instanceof Error ? error.message : String(error) }, 'event relay: listen failed, polling only');
