@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { createEmailSender, renderSubmissionEmail } from '../../src/worker/jobs/email.job.js';
+import { createEmailJobHandler, createEmailSender, renderSubmissionEmail } from '../../src/worker/jobs/email.job.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createAccount, createForm, ingest } from '../webhooks/fixtures.js';
-import { testConfig, waitFor } from '../webhooks/support.js';
+import { recordingSender, testConfig, waitFor } from '../webhooks/support.js';
 
 interface Received {
   from: string;
@@ -87,6 +87,34 @@ describe('ingest emails over SMTP', () => {
       expect(body).toContain('Ada <b>');
       expect(body).toContain('Ada &lt;b&gt;');
     }
+  });
+
+  it('reads the submissions of the emails begun together (one fetch) in one statement, each rendered from its own', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await ingest(db.prisma, form, { Email: `p${i}@example.com` })).id);
+    // The running worker sends them first; the handler is then run by hand, its statements counted.
+    await waitFor(async () => (smtp.received.length >= 6 ? true : null));
+    const sender = recordingSender();
+    const handler = createEmailJobHandler({ db, sender, config });
+    db.resetQueryCount();
+    await Promise.all(ids.flatMap((submissionId) => [handler({ kind: 'submission_confirmation', submissionId }), handler({ kind: 'submission_notification', submissionId })]));
+    expect(db.queries.filter((q) => q.includes('from "Submission" as "s"'))).toHaveLength(1);
+    expect(sender.sent.map((email) => [email.to, email.messageId]).sort()).toStrictEqual(
+      ids
+        .flatMap((id, i) => [
+          [`p${i}@example.com`, `<submission-${id}-submission_confirmation@widgets-gateway>`],
+          ['owner@acme.example', `<submission-${id}-submission_notification@widgets-gateway>`],
+        ])
+        .sort(),
+    );
+    // One at a time, each reads its own (an erased submission's email is not sent).
+    await db.prisma.submission.delete({ where: { id: ids[0]! } });
+    sender.sent.length = 0;
+    await handler({ kind: 'submission_notification', submissionId: ids[0]! });
+    await handler({ kind: 'submission_notification', submissionId: ids[1]! });
+    expect(sender.sent.map((email) => email.messageId)).toStrictEqual([`<submission-${ids[1]}-submission_notification@widgets-gateway>`]);
   });
 
   it('sends PHI emails with ids and links only', async () => {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
+import { createWebhookDeliveryHandler } from '../../src/worker/jobs/webhook-delivery.job.js';
+import { createOutboundFetcher } from '../../src/infra/outbound-fetch.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createAccount, createForm, ingest, subscribe } from './fixtures.js';
@@ -149,6 +151,40 @@ describe('webhook deliveries', () => {
     // No retry job is left behind for either.
     expect((await worker.queue.boss.findJobs('webhook.deliver')).filter((job) => job.state === 'created' || job.state === 'retry')).toStrictEqual([]);
     expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('reads the deliveries begun together (one fetch) in one statement, each sent and settled on its own', async () => {
+    receiver.handle('/together', { status: 204 });
+    receiver.handle('/gone', { status: 410 });
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/together' });
+    const gone = await subscribe(db.prisma, account.id, 'https://receiver.test/gone');
+    // Rows without jobs, so the running worker leaves them to the handler run here by hand.
+    const row = (i: number, subscriptionId: number | null) => ({
+      accountId: account.id,
+      formId: form.id,
+      subscriptionId,
+      messageId: `msg_together_${i}`,
+      eventId: `evt_together_${i}`,
+      eventType: 'submission.created',
+      payload: { id: `evt_together_${i}`, type: 'submission.created', createdAt: new Date().toISOString(), data: { i } },
+    });
+    const rows = await Promise.all([0, 1, 2, 3].map((i) => db.prisma.webhookDelivery.create({ data: row(i, i === 3 ? gone.id : null) })));
+    const handler = createWebhookDeliveryHandler({ prisma: db.prisma, db, queue: worker.queue, fetcher: createOutboundFetcher(config) });
+    db.resetQueryCount();
+    await Promise.all(rows.map((delivery) => handler({ deliveryId: delivery.id })));
+    expect(db.queries.filter((q) => q.includes('FROM "WebhookDelivery" d'))).toHaveLength(1);
+    const settled = await db.prisma.webhookDelivery.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { messageId: 'asc' } });
+    expect(settled.map((d) => [d.status, d.lastStatusCode])).toStrictEqual([
+      ['succeeded', 204],
+      ['succeeded', 204],
+      ['succeeded', 204],
+      ['failed', 410],
+    ]);
+    expect(receiver.requests.map((r) => r.headers['webhook-id']).sort()).toStrictEqual(rows.map((r) => r.messageId).sort());
+    // Read as it is now: a job run again after its attempt was recorded sends nothing.
+    await handler({ deliveryId: rows[0]!.id });
+    expect(receiver.requests).toHaveLength(4);
   });
 
   it('sends PHI submissions with ids only, in the webhook body and in both emails', async () => {
