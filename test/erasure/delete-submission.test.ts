@@ -1,8 +1,12 @@
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { formFixture, seedAccount, siteFixture } from '../support/seed.js';
 import { fanOutRecordedEvents, subscribe } from '../webhooks/fixtures.js';
+import { waitFor } from '../webhooks/support.js';
+import { relayEvents } from '../../src/worker/jobs/event-relay.js';
+import { hasPostgres } from '../support/database.js';
 import { everyStoredRow } from './support.js';
 
 let t: TestApp;
@@ -204,5 +208,39 @@ describe('DELETE /v1/submissions/{id}', () => {
     const deliveries = await t.db.prisma.webhookDelivery.findMany({ where: { eventType: 'submission.deleted' } });
     expect(deliveries).toHaveLength(1);
     expect((deliveries[0]!.payload as { data: unknown }).data).toStrictEqual({ id: erased.id, formId: formId(), deletedAt: expect.any(String) });
+  });
+});
+
+describe.runIf(hasPostgres)('an erasure racing the relay (PostgreSQL)', () => {
+  /** Backends of this database waiting for a lock. */
+  const waitingOnLocks = async (client: pg.Client) =>
+    Number((await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n);
+
+  it('erases a submission whose event the relay is fanning out: no deadlock, 204, and the data is delivered to no one', async () => {
+    await subscribe(t.db.prisma, acme.id, 'https://hooks.example.test/race');
+    const erased = await ingest({ Name: 'Ada', Email: 'ada@example.com' });
+    // A blocker holds the form's row: the erasure's statement, which updates the form's counter, waits on it while
+    // holding what it took before; the relay then runs against that state.
+    const blocker = new pg.Client({ connectionString: t.db.url! });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT 1 FROM "Form" WHERE "id" = $1 FOR UPDATE`, [formId()]);
+      const deleted = t.request('DELETE', `/v1/submissions/${erased.id}`, { key });
+      await waitFor(async () => ((await waitingOnLocks(blocker)) === 1 ? true : null), 10_000, 'the erasure waiting on the form');
+      let relayDone = false;
+      const relayed = relayEvents({ db: t.db, queue: t.queue, phi: t.deps.phi }).finally(() => (relayDone = true));
+      // The relay either finishes (the event is the erasure's, locked, and skipped) or waits behind the erasure.
+      await waitFor(async () => (relayDone || (await waitingOnLocks(blocker)) === 2 ? true : null), 10_000, 'the relay finished or waiting');
+      await blocker.query('COMMIT');
+      expect((await deleted).status).toBe(204);
+      expect((await relayed).queued).toBe(0);
+    } finally {
+      await blocker.end();
+    }
+    await fanout();
+    const deliveries = await t.db.prisma.webhookDelivery.findMany();
+    expect(JSON.stringify(deliveries)).not.toContain('ada@example.com');
+    expect(await t.queue.boss.findJobs('email.send')).toStrictEqual([]);
   });
 });

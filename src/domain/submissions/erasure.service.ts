@@ -34,13 +34,14 @@ const FANOUT_QUEUES = [QUEUE.eventFanout, deadLetterOf(QUEUE.eventFanout)];
 export function formDataCopies(accountId: number, ids: number[]): RawBuilder<unknown>[] {
   const idList = sql`${ids}::int[]`;
   return [
-    // The idempotency record: its fingerprint hashes the request body. The record stays (a replay answers 404).
-    sql`UPDATE "IdempotencyRecord" SET "fingerprint" = ${ERASED_FINGERPRINT}
-               WHERE "accountId" = ${accountId} AND "submissionId" = ANY(${idList}) AND "fingerprint" <> ${ERASED_FINGERPRINT}`,
-    // The outbox, which is also the 30-day event history (GET /v1/events): waiting and relayed events alike.
+    // The outbox, which is also the 30-day event history (GET /v1/events): waiting and relayed events alike. First:
+    // eraseSubmissions runs it before the DELETE.
     sql`UPDATE "OutboxEvent" SET "payload" = jsonb_set("payload", '{data}', ${thinned(sql.raw(`"payload"->'data'`))})
                WHERE "accountId" = ${accountId} AND "payload"->>'type' = 'submission.created'
                  AND ("payload"->'data'->>'id')::int = ANY(${idList}) AND ("payload"->'data') ? 'formData'`,
+    // The idempotency record: its fingerprint hashes the request body. The record stays (a replay answers 404).
+    sql`UPDATE "IdempotencyRecord" SET "fingerprint" = ${ERASED_FINGERPRINT}
+               WHERE "accountId" = ${accountId} AND "submissionId" = ANY(${idList}) AND "fingerprint" <> ${ERASED_FINGERPRINT}`,
     // Stored webhook payloads (pending retries then send the thin body under the same webhook-id).
     sql`UPDATE "WebhookDelivery" SET "payload" = jsonb_set("payload", '{data}', ${thinned(sql.raw(`"payload"->'data'`))}), "updatedAt" = now()
                WHERE "accountId" = ${accountId} AND "eventType" = 'submission.created'
@@ -61,11 +62,16 @@ export interface Eraser {
 
 /**
  * Erases those of `ids` that are the account's (others and absent ones are left alone: the answer says which
- * were erased). Must run inside a transaction: the DELETE comes first, so that it waits for a fan-out holding
- * the submission (event-fanout.job.ts locks it) and the scrubs that follow see that fan-out's deliveries.
+ * were erased). Must run inside a transaction, and takes its locks in the relay's order (event-relay.ts: the
+ * outbox rows, then the submissions): first the outbox scrub, which waits for a relay fanning out those events (its
+ * deliveries are then there for the scrubs below) or keeps a later relay off them until the erasure commits; then
+ * the DELETE, which waits for a queued fan-out holding the submission (event-fanout.job.ts). The other order
+ * deadlocked with a relay holding the event and waiting for the submission.
  */
 export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: number[], now = new Date()): Promise<ErasedSubmission[]> {
   if (ids.length === 0) return [];
+  const [outboxScrub] = formDataCopies(eraser.accountId, ids);
+  await tx.sql(rawStatement(outboxScrub!));
   const at = now.toISOString();
   // One statement: the rows, their counters and versions (raw, so the forms' updatedAt stays; the version makes
   // conditional GETs of the lists see the change), audit rows and events.
@@ -88,8 +94,8 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
     )
     SELECT "id", "formId" FROM erased ORDER BY "id"`));
   if (erased.length) {
-    const erasedIds = erased.map((row) => row.id);
-    for (const statement of formDataCopies(eraser.accountId, erasedIds)) await tx.sql(rawStatement(statement));
+    const [, ...copies] = formDataCopies(eraser.accountId, erased.map((row) => row.id));
+    for (const statement of copies) await tx.sql(rawStatement(statement));
   }
   return erased;
 }
