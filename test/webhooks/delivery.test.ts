@@ -4,7 +4,7 @@ import type { Config } from '../../src/config.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createWebhookDeliveryHandler } from '../../src/worker/jobs/webhook-delivery.job.js';
-import { createOutboundFetcher } from '../../src/infra/outbound-fetch.js';
+import { createOutboundFetcher, type OutboundFetcher, type OutboundResult } from '../../src/infra/outbound-fetch.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createAccount, createForm, ingest, subscribe } from './fixtures.js';
@@ -185,6 +185,45 @@ describe('webhook deliveries', () => {
     // Read as it is now: a job run again after its attempt was recorded sends nothing.
     await handler({ deliveryId: rows[0]!.id });
     expect(receiver.requests).toHaveLength(4);
+  });
+
+  it('records the successes answered in the same turn of the event loop in one statement, each under its own guard', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/same-turn' });
+    const rows = await Promise.all(
+      [0, 1, 2].map((i) =>
+        db.prisma.webhookDelivery.create({
+          data: {
+            accountId: account.id,
+            formId: form.id,
+            messageId: `msg_same_turn_${i}`,
+            eventId: `evt_same_turn_${i}`,
+            eventType: 'submission.created',
+            payload: { id: `evt_same_turn_${i}`, type: 'submission.created', createdAt: new Date().toISOString(), data: { i } },
+          },
+        }),
+      ),
+    );
+    // A receiver answering every request at once, as responses read in one poll are.
+    const at = new Date('2026-11-27T04:05:06.789Z');
+    const answers: ((result: OutboundResult) => void)[] = [];
+    const fetcher: OutboundFetcher = { fetch: () => new Promise((resolve) => answers.push(resolve)) };
+    const handler = createWebhookDeliveryHandler({ prisma: db.prisma, db, queue: worker.queue, fetcher, clock: () => at });
+    const running = Promise.all(rows.map((delivery) => handler({ deliveryId: delivery.id })));
+    await waitFor(async () => (answers.length === 3 ? true : null), 5_000, 'three requests');
+    // Another attempt of the third was recorded meanwhile: its guard (attempts still 0) no longer matches.
+    await db.prisma.webhookDelivery.update({ where: { id: rows[2]!.id }, data: { attempts: 1 } });
+    db.resetQueryCount();
+    for (const answer of answers) answer({ ok: true, status: 202, headers: {}, body: '', latencyMs: 7 });
+    await running;
+    expect(db.queries.filter((q) => q.trim().startsWith('UPDATE "WebhookDelivery"'))).toHaveLength(1);
+    const settled = await db.prisma.webhookDelivery.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { messageId: 'asc' } });
+    expect(settled.map((d) => [d.status, d.attempts, d.lastStatusCode, d.lastLatencyMs, d.lastAttemptAt?.toISOString(), d.deliveredAt?.toISOString()])).toStrictEqual([
+      ['succeeded', 1, 202, 7, at.toISOString(), at.toISOString()],
+      ['succeeded', 1, 202, 7, at.toISOString(), at.toISOString()],
+      ['pending', 1, null, null, undefined, undefined],
+    ]);
+    expect(settled[0]?.attemptLog).toStrictEqual([{ at: at.toISOString(), statusCode: 202, error: null, durationMs: 7 }]);
   });
 
   it('sends PHI submissions with ids only, in the webhook body and in both emails', async () => {
