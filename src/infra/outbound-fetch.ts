@@ -2,7 +2,7 @@ import { promises as dns } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
 
@@ -237,7 +237,12 @@ function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve' | 'outboundTestCa'>, options: OutboundFetcherOptions = {}): OutboundFetcher {
   const testPins = config.outboundTestResolve ? parseTestResolve(config.outboundTestResolve) : new Map<string, Pin>();
-  const ca = config.outboundTestCa ? [...rootCertificates, readFileSync(config.outboundTestCa, 'utf8')] : undefined;
+  // Built once and shared: given `ca` instead, every TLS connection parsed its own copy of the 121 root certificates
+  // (~9 ms of the event loop to build, more to free): a worker opening its connections to a receiver stalled for up
+  // to a second (bench webhooks stage, --cpu-prof). Without a test CA, Node's default context shares its root store.
+  const secureContext = config.outboundTestCa
+    ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.outboundTestCa, 'utf8')] })
+    : undefined;
   const lookup = options.lookup ?? defaultLookup;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -282,7 +287,7 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
       return kept;
     }
     const { Agent, buildConnector } = await loadUndici();
-    const connect = (connector ??= buildConnector({ ...(ca ? { ca } : {}), timeout: CONNECT_TIMEOUT_MS, maxCachedSessions: MAX_KEPT_AGENTS }));
+    const connect = (connector ??= buildConnector({ ...(secureContext ? { secureContext } : {}), timeout: CONNECT_TIMEOUT_MS, maxCachedSessions: MAX_KEPT_AGENTS }));
     const agent = new Agent({
       keepAliveTimeout: KEEP_ALIVE_MS,
       connect: (connectOptions, callback) => {
