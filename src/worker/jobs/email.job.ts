@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import DataLoader from 'dataloader';
 import type { InferResult } from 'kysely';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
@@ -11,6 +10,7 @@ import { confirmationRecipient, type EmailJob, type SubmissionEmailKind } from '
 import type { OutgoingEmail } from './outgoing-email.js';
 import { sendDeactivationEmail } from './webhook-deactivated.email.js';
 import { createPhiCipher } from '../../infra/keyring.js';
+import { rowsById } from '../../infra/rows-by-id.js';
 
 /**
  * Ingest emails (contract §4 "emails"): a confirmation to the first email-typed value of formData and a
@@ -134,21 +134,14 @@ type SubmissionForEmail = InferResult<ReturnType<typeof submissionsForEmail>>[nu
 export function createEmailJobHandler(deps: EmailJobDeps): (job: EmailJob) => Promise<void> {
   const cipher = createPhiCipher(deps.config);
   const apiBaseUrl = `http://${deps.config.host}:${deps.config.port}/v1`;
-  // The emails begun together (one fetch's jobs, often both emails of a submission) read in ONE statement; nothing
-  // cached: each job reads its submission as it is now (erased, say).
-  const submissions = new DataLoader<number, SubmissionForEmail | null>(
-    async (ids) => {
-      const rows = new Map((await deps.db.sql(submissionsForEmail(ids))).map((row) => [row.id, row]));
-      return ids.map((id) => rows.get(id) ?? null);
-    },
-    { cache: false },
-  );
+  // The emails begun together (one fetch's jobs, often both emails of a submission) read in ONE statement.
+  const readSubmission = rowsById((ids) => deps.db.sql(submissionsForEmail(ids)));
   return async (job) => {
     if (job.kind === 'webhook_deactivated') {
       await sendDeactivationEmail(deps.db.prisma, (email) => deps.sender.send(email), job, apiBaseUrl);
       return;
     }
-    const submission = await submissions.load(job.submissionId);
+    const submission = await readSubmission(job.submissionId);
     if (!submission) return;
     let formData: unknown = submission.formData;
     if (submission.formDataCiphertext && submission.formDataKeyId) {

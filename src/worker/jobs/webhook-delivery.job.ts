@@ -10,6 +10,7 @@ import { deliveryGroup, derivedJobId, type EmailJob, type WebhookDeliveryJob } f
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
+import { rowsById } from '../../infra/rows-by-id.js';
 
 /**
  * Sends one WebhookDelivery (contract §4 "webhook delivery", §5 "retries"): POST of the stored
@@ -118,22 +119,6 @@ const deliveryRows = (ids: readonly number[]) =>
 type ReadDelivery = (id: number) => Promise<DeliveryRow | null>;
 
 /**
- * Reads the deliveries begun together (one fetch's jobs start in the same tick) in ONE statement instead of one
- * each: under load a fetch brings tens of jobs, and every statement is a round trip and a socket write on both
- * sides. Nothing is cached: each job reads its delivery as it is now.
- */
-function deliveryReader(db: Pick<Database, 'sql'>): ReadDelivery {
-  const loader = new DataLoader<number, DeliveryRow | null>(
-    async (ids) => {
-      const rows = new Map((await db.sql(deliveryRows(ids))).map((row) => [row.id, row]));
-      return ids.map((id) => rows.get(id) ?? null);
-    },
-    { cache: false },
-  );
-  return (id) => loader.load(id);
-}
-
-/**
  * A write of a delivery's attempt other than a success (WebhookDelivery is written one way: SQL on the driver), under
  * the guard that makes it happen once: the tries the job was queued for, still pending. The whole attempt log is
  * rewritten under it.
@@ -162,7 +147,7 @@ interface Success {
  * as UTC text (`timestamp` columns hold UTC by Prisma's convention; the zone in the text is ignored).
  */
 const recordSuccesses = (rows: readonly Success[]) =>
-  rawStatement(sql<{ id: number }>`
+  rawStatement(sql`
   UPDATE "WebhookDelivery" d
   SET "status" = 'succeeded', "attempts" = v."attempts", "lastAttemptAt" = v."at", "deliveredAt" = v."at", "lastStatusCode" = v."statusCode",
       "lastLatencyMs" = v."latencyMs", "attemptLog" = v."attemptLog"::jsonb, "lastError" = NULL, "nextAttemptAt" = NULL, "updatedAt" = ${new Date().toISOString()}::timestamp
@@ -170,21 +155,20 @@ const recordSuccesses = (rows: readonly Success[]) =>
               ${rows.map((row) => row.at.toISOString())}::timestamp[], ${rows.map((row) => row.statusCode)}::int[], ${rows.map((row) => row.latencyMs)}::int[],
               ${rows.map((row) => row.attemptLog)}::text[])
     AS v("id", "expected", "attempts", "at", "statusCode", "latencyMs", "attemptLog")
-  WHERE d."id" = v."id" AND d."attempts" = v."expected" AND d."status" = 'pending'
-  RETURNING d."id"`);
+  WHERE d."id" = v."id" AND d."attempts" = v."expected" AND d."status" = 'pending'`);
 
-type RecordSuccess = (success: Success) => Promise<boolean>;
+type RecordSuccess = (success: Success) => Promise<void>;
 
 /**
  * Records the successes whose answers came in the same turn of the event loop (the receivers' responses read in one
  * poll) in ONE statement: under load tens of them, each a round trip otherwise. A delivery's job completes only once
- * its row is written, as before. Resolves with whether the guard let the row be written.
+ * its row is written, as before.
  */
 function successRecorder(db: Pick<Database, 'sql'>): RecordSuccess {
-  const loader = new DataLoader<Success, boolean>(
+  const loader = new DataLoader<Success, void>(
     async (successes) => {
-      const recorded = new Set((await db.sql(recordSuccesses(successes))).map((row) => row.id));
-      return successes.map((success) => recorded.has(success.id));
+      await db.sql(recordSuccesses(successes));
+      return successes.map(() => undefined);
     },
     { cache: false, batchScheduleFn: (callback) => setImmediate(callback) },
   );
@@ -316,7 +300,7 @@ interface Batched {
 }
 
 export function createWebhookDeliveryHandler(deps: WebhookDeliveryDeps): (data: DeliveryJobData) => Promise<void> {
-  const batched: Batched = { readDelivery: deliveryReader(deps.db), recordSuccess: successRecorder(deps.db) };
+  const batched: Batched = { readDelivery: rowsById((ids) => deps.db.sql(deliveryRows(ids))), recordSuccess: successRecorder(deps.db) };
   return async (data) => {
     await deliverWebhook(deps, batched, data);
   };
