@@ -64,16 +64,20 @@ async function findUnderPreviousPepper(deps: AppDeps, key: string, keyHash: stri
   const [row] = await deps.db.sql(apiKeyRows.where(sql<boolean>`k."keyHash" = ANY(${previous}::text[])`));
   if (!row || !deps.hasher.matchesPrevious(previous, row.keyHash)) return undefined;
   // Conditional on the old hash: a concurrent request that re-hashed it first makes this a no-op.
-  await deps.db.prisma.apiKey.updateMany({ where: { id: row.id, keyHash: row.keyHash }, data: { keyHash } });
+  await deps.db.sql(sqlBuilder.updateTable('ApiKey').set({ keyHash }).where('id', '=', row.id).where('keyHash', '=', row.keyHash));
   return { ...row, keyHash };
 }
+
+const touchKey = preparedQuery((_shape: null, values: { keyId: number; now: Date }) =>
+  sqlBuilder.updateTable('ApiKey').set({ lastUsedAt: values.now }).where('id', '=', values.keyId),
+);
 
 function touchLastUsed(deps: AppDeps, keyId: number, keyHash: string, now: Date): void {
   const last = lastUsedWrites.get(keyHash) ?? 0;
   if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
   lastUsedWrites.set(keyHash, now.getTime());
   // Off the request's path: a failed bookkeeping write must never fail the request.
-  deps.db.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } }).catch(() => lastUsedWrites.delete(keyHash));
+  deps.db.sql(touchKey(null, { keyId, now })).catch(() => lastUsedWrites.delete(keyHash));
 }
 
 /** Free accounts have no API access (the contract's plan gate); upgrading lifts it on the next request. */
@@ -107,10 +111,9 @@ type SiteRow = InferResult<typeof siteRows>[number];
 
 async function findSiteUnderPreviousPepper(deps: AppDeps, key: string, keyHash: string): Promise<SiteRow | undefined> {
   const previous = deps.hasher.previousHashes(key);
-  const [found] = await deps.db.sql(siteRows.select('updatedAt').where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
-  if (!found || !deps.hasher.matchesPrevious(previous, found.siteKeyHash)) return undefined;
-  const { updatedAt, ...site } = found;
-  // Re-hashing is no change of the site: its updatedAt is written back as it was (Prisma would move it).
-  await deps.db.prisma.site.updateMany({ where: { id: site.id, siteKeyHash: site.siteKeyHash }, data: { siteKeyHash: keyHash, updatedAt } });
+  const [site] = await deps.db.sql(siteRows.where(sql<boolean>`"siteKeyHash" = ANY(${previous}::text[])`));
+  if (!site || !deps.hasher.matchesPrevious(previous, site.siteKeyHash)) return undefined;
+  // Re-hashing is no change of the site: its updatedAt (Prisma's @updatedAt, set by the client) stays as it was.
+  await deps.db.sql(sqlBuilder.updateTable('Site').set({ siteKeyHash: keyHash }).where('id', '=', site.id).where('siteKeyHash', '=', site.siteKeyHash));
   return { ...site, siteKeyHash: keyHash };
 }
