@@ -32,22 +32,12 @@ const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-
  *   default (404-425 MB). A flag the operator passes wins (`flagsToApply`).
  */
 /*
- * What is left on Node 26 (peak 245-290 MB under that load, 190-195 MB on Node 20; /proc/<pid>/smaps, heap statistics,
- * heaptrack): the node binary's pages ~58 MB (Node 20: ~47); the V8 heap 125-150 MB, of which the young generation
- * is 64 MB (V8 14 grows each semi-space to 32 MB; Node 20: 16) and the old generation 55-100 MB at its peaks for ~40 MB
- * live (it overshoots the 30 % while concurrent marking waits for a busy CPU; ~21 MB of the live heap is strings, the
- * modules' source text among them); malloc 35-45 MB, of which ~20 MB are free chunks glibc keeps in its per-thread
- * arenas. The levers for the first and the last, `--max-semi-space-size`, `--v8-pool-size` and MALLOC_ARENA_MAX, are
- * read only when the process starts (`--max-semi-space-size` set here changes nothing, measured). Passed on the command
- * line to the same load (5 scenarios × 5 s, 32 connections, several runs each): `--max-semi-space-size=16
- * --v8-pool-size=2` with MALLOC_ARENA_MAX=2 peaked at 207-249 MB against 249-279 MB, with the GraphQL dashboard's CPU
- * per request ~20 % higher (more promotion); `--max-semi-space-size=8` at 201-239 MB, dashboard +30-40 %. Set here,
- * `--optimize-for-size` peaked at 189 MB for 2-2.7× the CPU per request and `--no-concurrent-marking` at 430-480 MB.
- * Again after forms pages read only their selected columns (2026-11-25, `npm run bench -- --stages main --rounds 1
- * --duration 5`, flags through NODE_OPTIONS, one run each): none 242-250 MB per scenario (dashboard 543 req/s);
- * `--max-semi-space-size=16 --v8-pool-size=2` with MALLOC_ARENA_MAX=2 218-234 MB (523 req/s); `=8` 192-237 MB
- * (470-512 req/s). At the peak (`=8`): 55 MB of the node binary's pages, a 116 MB V8 heap (old space 74.5 MB for
- * 59 MB used, new space 24 MB) and ~60 MB of malloc, WebAssembly code and stacks. Not adopted: still above 200 MB.
+ * Two more settings matter on Node 26 and V8 reads them only when the process starts, so `npm run start:prod` passes
+ * them on its command line (measured: `--max-semi-space-size` set here changes nothing, and
+ * `--no-concurrent-recompilation` set here saved about half of what it saves on the command line): `--max-semi-space-size=16` (Node 26 sizes the
+ * young generation from the machine's memory, 2 × 32 MB on 24 GB) and `--no-concurrent-recompilation` (TurboFan's
+ * compile memory stayed in the worker threads' malloc arenas). With both, the bench's main load peaks at 177-180 MB
+ * instead of 241-248; docs/operator-guide.md ("Memory of a gateway on PostgreSQL") has the figures and the costs.
  */
 export const POSTGRES_V8_FLAGS = [...LIFTOFF_ONLY, '--heap-growing-percent=30'] as const;
 
