@@ -33,10 +33,10 @@ const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-
  */
 /*
  * Two more settings matter on Node 26 and V8 reads them only when the process starts, so `npm run start:prod` passes
- * them on its command line (measured: `--max-semi-space-size` set here changes nothing, and
- * `--no-concurrent-recompilation` set here saved about half of what it saves on the command line): `--max-semi-space-size=16` (Node 26 sizes the
- * young generation from the machine's memory, 2 × 32 MB on 24 GB) and `--no-concurrent-recompilation` (TurboFan's
- * compile memory stayed in the worker threads' malloc arenas). With both, the bench's main load peaks at 177-180 MB
+ * them on its command line: `--max-semi-space-size=16` (Node 26 sizes the young generation from the machine's memory,
+ * 2 × 32 MB on 24 GB; set here it changes nothing, measured) and `--no-concurrent-recompilation` (TurboFan's compile
+ * memory stayed in the worker threads' malloc arenas; set here it saved less: lab peaks 188-196 MB against 183 MB on
+ * the command line). With both, the bench's main load peaks at 177-180 MB
  * instead of 241-248; docs/operator-guide.md ("Memory of a gateway on PostgreSQL") has the figures and the costs.
  */
 export const POSTGRES_V8_FLAGS = [...LIFTOFF_ONLY, '--heap-growing-percent=30'] as const;

@@ -34,9 +34,7 @@ it("a key's first use and the re-hash of an API key and a site key are written w
   db.prisma = new Proxy(prisma, { get: (target, property, receiver) => (asked.push(String(property)), Reflect.get(target, property, receiver)) });
   try {
     expect((await rotated.request('GET', '/v1/forms', { key })).status).toBe(200);
-    expect((await rotated.request('GET', '/v1/forms', { siteKey })).status).toBe(401);
-    const catalog = await rotated.request('GET', '/v1/site-catalog', { siteKey });
-    expect(catalog.status).toBe(200);
+    expect((await rotated.request('GET', '/v1/site-catalog', { siteKey })).status).toBe(200);
     await vi.waitFor(async () => expect((await prisma.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt).not.toBeNull());
   } finally {
     db.prisma = prisma;
