@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { AppError } from './errors.js';
 import { rawStatement, sql } from './infra/sql.js';
 import { createFieldRateLimiter } from './schema/field-rate-limit.js';
+import { documentResponder } from './rest/conditional.js';
 import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
@@ -56,7 +57,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   const schema = toSchema();
   const operations = loadOperations(schema);
   const rest = createRestFacade(schema, operations, routes);
-  const openapi = JSON.stringify(buildOpenApi(routes, rest.shapes));
+  const openapi = documentResponder(JSON.stringify(buildOpenApi(routes, rest.shapes)), 'application/json; charset=utf-8');
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
     store: deps.rateLimits,
@@ -105,7 +106,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     }
     if (pathname === '/v1/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) {
       context.log.route = `${request.method} /v1/openapi.json`;
-      return new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+      return openapi(request);
     }
     if ((pathname === '/docs' || pathname.startsWith('/docs/')) && (request.method === 'GET' || request.method === 'HEAD')) {
       context.log.route = `${request.method} ${pathname}`;

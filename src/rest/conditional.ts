@@ -41,6 +41,19 @@ export function notModified(etag: string, headers: Record<string, string>): Resp
 }
 
 /**
+ * A fixed public document (/v1/openapi.json): tagged once, so a client holding it revalidates for a 304 with no
+ * body (§6.2). `no-cache`: kept, but asked again each time, as the document changes with each release.
+ */
+export function documentResponder(body: string, contentType: string): (request: Request) => Response {
+  const etag = etagOf(body);
+  return (request) => {
+    const condition = parseIfNoneMatch(request.headers.get('if-none-match'));
+    if (condition && matches(condition, etag)) return new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'no-cache' } });
+    return new Response(body, { headers: { 'content-type': contentType, ETag: etag, 'Cache-Control': 'no-cache' } });
+  };
+}
+
+/**
  * A version for a route's body read without building it; null when the body must be built (an absent resource,
  * which answers 404 as usual, or a PHI form's submissions, whose every read is audited, contract §4).
  */

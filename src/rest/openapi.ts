@@ -3,6 +3,7 @@ import recordedExamples from './openapi-examples.json' with { type: 'json' };
 import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
 import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
+import { OPENAPI_TAGS } from './openapi-tags.js';
 import type { ResponseShape, JsonSchema } from './response-shape.js';
 import { isStreamRoute, type Route, type TableRoute } from './route.js';
 
@@ -37,7 +38,8 @@ function parameters(route: TableRoute): JsonSchema[] {
   }
   if (route.paginated) {
     list.push({ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 1 } });
-    list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'values above 100 are clamped to 100' });
+    // No `maximum`: a larger limit is accepted and clamped, and a strict client must not refuse what the service takes.
+    list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 20 }, description: 'page size; values above 100 are clamped to 100' });
   }
   for (const [name, schema] of Object.entries(route.query?.shape ?? {})) {
     const description = (schema as z.ZodType).description;
@@ -59,6 +61,8 @@ function parameters(route: TableRoute): JsonSchema[] {
 /**
  * The success response: an operation row's body from its shape; a streamed row's media types, each either text
  * described by its zod schema (CSV) or lines each the body of the operation row named (NDJSON of GET's bodies).
+ * OpenAPI 3.1 has no schema for a sequence of JSON values: the body is a string whose lines are described, and the
+ * schema of one line travels as `x-itemSchema` (OpenAPI 3.2's `itemSchema`, which 3.1 cannot name).
  */
 function successResponse(route: TableRoute, shapes: Map<Route, ResponseShape>): JsonSchema {
   if (!isStreamRoute(route)) {
@@ -67,14 +71,12 @@ function successResponse(route: TableRoute, shapes: Map<Route, ResponseShape>): 
   }
   const content = Object.fromEntries(
     Object.entries(route.success.media).map(([type, media]) => {
-      let schema: JsonSchema;
       if ('linesOf' in media) {
         const line = [...shapes].find(([row]) => row.operation === media.linesOf)?.[1].schema;
         if (!line) throw new Error(`${route.method} ${route.path}: no route answers ${media.linesOf}`);
-        schema = line;
-      } else {
-        schema = toJsonSchema(media.schema);
+        return [type, { schema: { type: 'string', description: media.description }, 'x-itemSchema': line }];
       }
+      const schema = toJsonSchema(media.schema);
       return [type, { schema: media.description ? { ...schema, description: media.description } : schema }];
     }),
   );
@@ -104,6 +106,12 @@ function withExamples(operation: JsonSchema, key: string): void {
   }
 }
 
+const INFO_DESCRIPTION = [
+  'Programmatic access to an account’s embeddable widgets (forms, booking calendars, shop widgets), what they collect (submissions, bookings, orders), webhooks and events.',
+  'Authenticate with `Authorization: Bearer svc_live_…` (an API key; each route names the scope it needs) or, on the site routes, `X-Service-Site-Key`.',
+  'Every error is `{ error, code, ...context }`: branch on `code`. Lists answer `{ data, pagination }`, newest first. Each key has an hourly budget, reported in the `X-RateLimit-*` headers; a `GET` answer carries an `ETag`, and a 304 to `If-None-Match` uses no budget.',
+].join('\n\n');
+
 /**
  * OpenAPI 3.1 of every v1 route, generated from the route table: request parts from the schemas that validate
  * them, response bodies from each route's pinned operation (its ResponseShape), so nothing here is written twice.
@@ -111,6 +119,7 @@ function withExamples(operation: JsonSchema, key: string): void {
 export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseShape>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
+    if (!OPENAPI_TAGS.some((tag) => tag.name === route.tag)) throw new Error(`${route.method} ${route.path}: declare its tag "${route.tag}" in openapi-tags.ts`);
     const success = successResponse(route, shapes);
     success.headers = {
       ...rateLimitHeaders(route.success.status),
@@ -118,8 +127,9 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
     };
     const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
     const operation: JsonSchema = {
-      operationId: isStreamRoute(route) ? route.operationId : route.operation,
+      operationId: route.operationId,
       summary: route.summary,
+      description: route.description,
       tags: [route.tag],
       security: [route.auth === 'apiKey' ? { apiKey: [] } : { siteKey: [] }],
       ...(route.scope && { 'x-required-scope': route.scope }),
@@ -143,8 +153,15 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Embeddable Widgets Service API', version: '1.0.0', license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+    info: {
+      title: 'Embeddable Widgets Service API',
+      version: '1.0.0',
+      description: INFO_DESCRIPTION,
+      contact: { name: 'widgets-gateway' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: '/v1' }],
+    tags: OPENAPI_TAGS,
     paths,
     components: {
       securitySchemes: {

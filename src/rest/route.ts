@@ -48,7 +48,13 @@ export interface BodyValidator<T = unknown> {
 /** What an operation row says besides its types: the same in its checked (RouteSpec) and erased (Route) form. */
 interface RowBasics {
   method: HttpMethod;
+  /** A short title (the reference's menu, an MCP tool's title). */
   summary: string;
+  /**
+   * What the route does and when to call it, for a person choosing in the reference or an agent choosing a tool
+   * (OpenAPI's description and MCP's tool description are this text).
+   */
+  description: string;
   tag: string;
   /** apiKey: Bearer key (plan gate, budget, scope); siteKey: X-Service-Site-Key. */
   auth: 'apiKey' | 'siteKey';
@@ -91,6 +97,8 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
 
 /** A route as the facade and the OpenAPI builder see it, its types erased once checked by `defineRoute`. */
 export interface Route extends RowBasics {
+  /** The operation's public name (OpenAPI operationId, MCP tool name): its pinned operation's file name, verb first. */
+  operationId: OperationName;
   path: string;
   paginated?: boolean;
   query?: z.ZodObject;
@@ -105,7 +113,7 @@ export function defineRoute<N extends OperationName, P extends string, Q extends
 ): Route {
   // The facade hands each route exactly what its schemas parsed and what its operation returned: the one place
   // those per-route types meet the table's common type.
-  return spec as unknown as Route;
+  return { ...spec, operationId: spec.operation } as unknown as Route;
 }
 
 /**
@@ -139,6 +147,7 @@ export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undef
   method: 'GET';
   path: P;
   summary: string;
+  description: string;
   tag: string;
   auth: 'apiKey';
   scope: Scope;
@@ -147,7 +156,7 @@ export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undef
   requestHeaders?: string[];
   /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
   errors?: ErrorCode[];
-  /** The OpenAPI operationId (an operation row uses its operation's file name). */
+  /** The OpenAPI operationId, verb first (an operation row's is its operation's file name). */
   operationId: string;
   stream(input: RouteInput<P, Q extends z.ZodObject ? z.output<Q> : Record<never, never>, undefined>, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
   success: { status: number; headers?: string[]; media: Record<string, StreamMedia> };
@@ -159,6 +168,7 @@ export interface StreamRoute {
   method: HttpMethod;
   path: string;
   summary: string;
+  description: string;
   tag: string;
   auth: 'apiKey';
   scope: Scope;

@@ -19,12 +19,14 @@ type ByIdPath = `${string}{id}${string}`;
 interface ReadRow<N extends ByIdOperation> {
   operation: N;
   summary: string;
+  description: string;
   errors?: ErrorCode[];
 }
 
 interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> {
   operation: N;
   summary: string;
+  description: string;
   /** Query parameters besides page/limit. */
   query?: Q;
   errors?: ErrorCode[];

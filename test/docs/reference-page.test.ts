@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isStreamRoute } from '../../src/rest/route.js';
 import { routes } from '../../src/rest/routes.js';
 import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -59,8 +58,7 @@ describe('GET /docs', () => {
       await page.goto(`${baseUrl}/docs`);
       // Redoc gives each operation a section named after its operationId.
       for (const route of routes) {
-        const operationId = isStreamRoute(route) ? route.operationId : route.operation;
-        await page.locator(`[data-section-id="operation/${operationId}"]`).first().waitFor({ state: 'attached', timeout: 20_000 });
+        await page.locator(`[data-section-id="operation/${route.operationId}"]`).first().waitFor({ state: 'attached', timeout: 20_000 });
       }
       const createForm = page.locator('[data-section-id="operation/create-form"]');
       await expect.poll(() => createForm.getByText('Request samples').count()).toBeGreaterThan(0);

@@ -8,10 +8,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List active forms (or, with archived=true, archived ones), newest first */
+        /**
+         * List forms
+         * @description The account's active forms (with archived=true, only archived ones), newest first, each with its submissionCount and domain; filter by domainId. Use it to find a form's id before reading, changing or ingesting into it. Needs read:forms.
+         */
         get: operations["list-forms"];
         put?: never;
-        /** Create a form bound to a verified production domain */
+        /**
+         * Create a form
+         * @description Creates a form from a name and its fields on a verified production domain (domainId; optional when the account has exactly one). 201 with the form and a Location header. Refused with 402 plan_limit_reached when the site's plan cap is reached, 400 domain_required or invalid_domain when no usable domain is named. Needs write:forms.
+         */
         post: operations["create-form"];
         delete?: never;
         options?: never;
@@ -26,15 +32,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a form with its fields */
+        /**
+         * Get a form
+         * @description One form by id with its field definitions (id, type, label, required, options), domain and submissionCount. 404 not_found for an archived form or another account's. Needs read:forms.
+         */
         get: operations["get-form"];
         put?: never;
         post?: never;
-        /** Archive a form; its submissions are preserved */
+        /**
+         * Archive a form
+         * @description Archives a form (204): it leaves the forms list and GET answers 404, its submissions stay readable and exportable, and ingest answers 409 form_archived. Restore it with PATCH {archived: false}. Needs write:forms.
+         */
         delete: operations["archive-form"];
         options?: never;
         head?: never;
-        /** Change name, fields or webhookUrl, or archive/restore a form */
+        /**
+         * Update a form
+         * @description Changes a form's name, fields or write-only webhookUrl (null clears it), or archives (archived: true) or restores (archived: false) it; answers the updated form. Other members are 400 forbidden_field. Needs write:forms.
+         */
         patch: operations["update-form"];
         trace?: never;
     };
@@ -45,10 +60,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore) */
+        /**
+         * List a form's submissions
+         * @description A form's submissions (archived forms too), newest first, with their formData; narrow by a createdAt window [createdFrom, createdBefore). Fix createdBefore to walk a growing list without pages shifting. For a whole form at once, use the export. Needs read:submissions.
+         */
         get: operations["list-form-submissions"];
         put?: never;
-        /** Ingest a submission through the widget pipeline (webhooks, emails, PHI handling); idempotent with Idempotency-Key */
+        /**
+         * Submit a form entry
+         * @description Records a submission as the widget would (webhooks, emails, PHI encryption run as for a visitor's). Send an Idempotency-Key to retry safely: a replay answers 200 with the first submission and Idempotent-Replayed: true. At most 50 formData fields and 51200 bytes. Needs write:submissions.
+         */
         post: operations["ingest-submission"];
         delete?: never;
         options?: never;
@@ -63,11 +84,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a submission */
+        /**
+         * Get a submission
+         * @description One submission by id with its formData, form id, source domain and createdAt. 404 not_found once erased or for another account's. Needs read:submissions.
+         */
         get: operations["get-submission"];
         put?: never;
         post?: never;
-        /** Erase a submission: gone from reads, lists, totals and counts, its formData from every stored copy (idempotency record included); fires submission.deleted; its Idempotency-Key then replays as 404 */
+        /**
+         * Erase a submission
+         * @description Erases one submission for good (204): it is gone from reads, lists, totals and counts, and its formData from every stored copy (idempotency records, events, webhook payloads). Fires submission.deleted; a replay of its Idempotency-Key then answers 404. Cannot be undone. Needs write:submissions.
+         */
         delete: operations["delete-submission"];
         options?: never;
         head?: never;
@@ -81,7 +108,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Domain-verification status of the site the key belongs to, with instructions while unverified */
+        /**
+         * Get the site's verification status
+         * @description With a site key: whether the key's site is verified, by which method and when, with the DNS TXT, meta tag and WordPress plugin instructions while it is not.
+         */
         get: operations["get-site-verification"];
         put?: never;
         post?: never;
@@ -100,7 +130,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the wp_plugin ownership check (422 wp_plugin_fetch_failed with per-path attempts when the token is not found) */
+        /**
+         * Check site ownership now
+         * @description With a site key: runs the WordPress plugin ownership check at once; 200 with the verification status, or 422 wp_plugin_fetch_failed with each probed path and why it failed. Draws on the site key's attempt budget (30 per hour).
+         */
         post: operations["attempt-site-verification"];
         delete?: never;
         options?: never;
@@ -115,8 +148,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List calendar widgets with their booking counts, newest first */
-        get: operations["calendar-widgets-list"];
+        /**
+         * List calendar widgets
+         * @description The account's booking calendar widgets, newest first, each with its bookingCount; filter by domainId. Use it to find a calendar's id before listing its bookings. Needs read:calendars.
+         */
+        get: operations["list-calendar-widgets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -132,8 +168,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a calendar widget with its settings, appearance and behavior (webhook keys removed) */
-        get: operations["calendar-widget-get"];
+        /**
+         * Get a calendar widget
+         * @description One calendar widget by id with its settings, appearance and behavior (keys naming a webhook removed) and bookingCount. Needs read:calendars.
+         */
+        get: operations["get-calendar-widget"];
         put?: never;
         post?: never;
         delete?: never;
@@ -149,8 +188,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a calendar widget’s bookings, newest first; optional status and createdAt window [createdFrom, createdBefore) */
-        get: operations["calendar-widget-bookings-list"];
+        /**
+         * List a calendar widget's bookings
+         * @description A calendar widget's bookings, newest first, with invitee, slot, timezone and status; filter by one status and a createdAt window [createdFrom, createdBefore). Needs read:bookings.
+         */
+        get: operations["list-calendar-widget-bookings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -166,8 +208,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a booking */
-        get: operations["booking-get"];
+        /**
+         * Get a booking
+         * @description One booking by id: invitee name and email, slot, timezone, status, custom fields and video-call link. Needs read:bookings.
+         */
+        get: operations["get-booking"];
         put?: never;
         post?: never;
         delete?: never;
@@ -183,8 +228,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List shop widgets with their order counts, newest first */
-        get: operations["ecommerce-widgets-list"];
+        /**
+         * List shop widgets
+         * @description The account's shop (ecommerce) widgets, newest first, with product, price, currency and orderCount; filter by domainId. Use it to find a shop widget's id before listing its orders. Needs read:ecommerce.
+         */
+        get: operations["list-ecommerce-widgets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -200,8 +248,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a shop widget with imageUrls, interval and trialDays */
-        get: operations["ecommerce-widget-get"];
+        /**
+         * Get a shop widget
+         * @description One shop widget by id with its product, price, fulfilment, imageUrls, and for subscriptions interval and trialDays. Needs read:ecommerce.
+         */
+        get: operations["get-ecommerce-widget"];
         put?: never;
         post?: never;
         delete?: never;
@@ -217,8 +268,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore) */
-        get: operations["ecommerce-widget-orders-list"];
+        /**
+         * List a shop widget's orders
+         * @description A shop widget's orders, newest first, with customer, amount, status and shipping; filter by one status and a createdAt window [createdFrom, createdBefore). Orders of cart/catalog collections are read with get-order. Needs read:orders.
+         */
+        get: operations["list-ecommerce-widget-orders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -234,8 +288,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set) */
-        get: operations["order-get"];
+        /**
+         * Get an order
+         * @description One order by id, widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set): customer, amount, currency, status, shipping address and tracking. Needs read:orders.
+         */
+        get: operations["get-order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -251,8 +308,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the site’s active widgets (forms, calendars, shop widgets) with embed snippets, newest first */
-        get: operations["site-catalog-list"];
+        /**
+         * List the site's widgets
+         * @description With a site key: the site's active forms, calendars and shop widgets (one kind with kind=), newest first, each with the HTML snippet that embeds it.
+         */
+        get: operations["list-site-catalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -268,11 +328,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook subscriptions, newest first (without secrets) */
-        get: operations["webhook-list"];
+        /**
+         * List webhook subscriptions
+         * @description The account's webhook subscriptions, newest first, with url, event, form and active flag; never their secrets. Any key of the account.
+         */
+        get: operations["list-webhooks"];
         put?: never;
-        /** Subscribe to an event (REST Hooks). 201 with the signing secret, shown once; an identical url + event + form subscription is returned with 200 and secret null */
-        post: operations["webhook-create"];
+        /**
+         * Subscribe a webhook
+         * @description Subscribes an https URL to one event kind (optionally of one form). 201 with the subscription and its signing secret (whsec_…), shown only this once; an identical url, event and form answers 200 with the existing subscription and secret null. Needs the read scope of the event's resource.
+         */
+        post: operations["create-webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -286,16 +352,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a webhook subscription (without its secret) */
-        get: operations["webhook-get"];
+        /**
+         * Get a webhook subscription
+         * @description One webhook subscription by id (without its secret), with whether it is active. Any key of the account.
+         */
+        get: operations["get-webhook"];
         put?: never;
         post?: never;
-        /** Unsubscribe; works on every plan, the Free plan included */
-        delete: operations["webhook-delete"];
+        /**
+         * Unsubscribe a webhook
+         * @description Deletes a webhook subscription (204); no more deliveries are made to it. Works on every plan, the Free plan included.
+         */
+        delete: operations["delete-webhook"];
         options?: never;
         head?: never;
-        /** Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event */
-        patch: operations["webhook-update"];
+        /**
+         * Update a webhook subscription
+         * @description Changes a subscription's url, or turns it off or back on (active); other members are 400 forbidden_field. Needs the read scope of the subscription's event.
+         */
+        patch: operations["update-webhook"];
         trace?: never;
     };
     "/webhooks/{id}/deliveries": {
@@ -305,8 +380,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A subscription's deliveries, newest first, optionally of one status (no payloads; any key of the account) */
-        get: operations["webhook-deliveries-list"];
+        /**
+         * List a webhook's deliveries
+         * @description A subscription's delivery log, newest first: status (pending, succeeded, failed), attempts, last status code and error, next attempt; filter by status. No payloads. Use it to see why a receiver missed events. Any key of the account.
+         */
+        get: operations["list-webhook-deliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -322,8 +400,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One delivery with the exact body sent and every attempt; needs the read scope of the subscription's event */
-        get: operations["webhook-delivery-get"];
+        /**
+         * Get a webhook delivery
+         * @description One delivery with the exact JSON body sent and every attempt (time, status code, error, duration). Needs the read scope of the subscription's event.
+         */
+        get: operations["get-webhook-delivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -341,8 +422,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again, with its original webhook-id and payload; 202 with the delivery, now pending */
-        post: operations["webhook-delivery-redeliver"];
+        /**
+         * Redeliver a webhook delivery
+         * @description Sends one delivery again with its original webhook-id and payload (receivers de-duplicate on it); 202 with the delivery, now pending. Needs the read scope of the subscription's event.
+         */
+        post: operations["redeliver-webhook-delivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -358,8 +442,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status "failed"); queued, 202 at once */
-        post: operations["webhook-replay"];
+        /**
+         * Replay a webhook's deliveries
+         * @description Sends again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status: failed), each with its original webhook-id; 202 with the number queued. Use it after a receiver's outage. Needs the read scope of the subscription's event.
+         */
+        post: operations["replay-webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -375,8 +462,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send { id, type: "webhook.ping", createdAt, data: { webhookId } } at once; 202 with the new delivery */
-        post: operations["webhook-ping"];
+        /**
+         * Ping a webhook
+         * @description Sends a webhook.ping event ({ id, type, createdAt, data: { webhookId } }) to the subscription's URL at once, to test a receiver and its signature check; 202 with the new delivery. Any key of the account.
+         */
+        post: operations["ping-webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,8 +480,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Events of the last 30 days, newest first, as delivered; only the kinds whose read scope the key holds */
-        get: operations["events-list"];
+        /**
+         * List events
+         * @description Events of the last 30 days (submission.created, form.created, …), newest first, exactly as they were delivered to webhooks; filter by type and createdAt window. A key sees only the kinds whose read scope it holds. Use it to catch up on what a receiver missed.
+         */
+        get: operations["list-events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -407,8 +500,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event as delivered (404 for a kind whose read scope the key lacks) */
-        get: operations["event-get"];
+        /**
+         * Get an event
+         * @description One event (evt_…) as it was delivered: { id, type, createdAt, data }. 404 for a kind whose read scope the key lacks.
+         */
+        get: operations["get-event"];
         put?: never;
         post?: never;
         delete?: never;
@@ -426,7 +522,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Erase every submission one of whose formData values is this email (trimmed, case-insensitive), PHI forms included, in the background; 202 */
+        /**
+         * Erase a person's submissions
+         * @description Starts erasing, in the background, every submission of the account (PHI forms included) one of whose formData values is this email, trimmed and case-insensitive; 202 with the request, status pending. Follow it with get-erasure-request. Cannot be undone. Needs write:submissions.
+         */
         post: operations["create-erasure-request"];
         delete?: never;
         options?: never;
@@ -441,7 +540,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow an erasure request: status pending → running → done, with the number of submissions erased */
+        /**
+         * Get an erasure request
+         * @description Follows an erasure request: status pending, running, then done, with the number of submissions erased so far. Needs write:submissions.
+         */
         get: operations["get-erasure-request"];
         put?: never;
         post?: never;
@@ -458,7 +560,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export a form’s submissions (archived forms too), oldest first, streamed: NDJSON (one v1 Submission per line) or CSV (RFC 4180; id, createdAt, sourceDomain, one column per field label, then other formData keys sorted); one request of budget */
+        /**
+         * Export a form's submissions
+         * @description Streams every submission of a form (archived forms too), oldest first, as NDJSON (one v1 Submission per line, the default) or CSV (RFC 4180: id, createdAt, sourceDomain, one column per field label, then other formData keys sorted); optional createdAt window. One request of budget whatever the size. Needs read:submissions.
+         */
         get: operations["export-form-submissions"];
         put?: never;
         post?: never;
@@ -492,7 +597,7 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 domainId?: string;
                 archived?: "true" | "false";
@@ -1376,7 +1481,7 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
                 createdFrom?: string;
@@ -2433,11 +2538,11 @@ export interface operations {
             };
         };
     };
-    "calendar-widgets-list": {
+    "list-calendar-widgets": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 domainId?: string;
             };
@@ -2604,7 +2709,7 @@ export interface operations {
             };
         };
     };
-    "calendar-widget-get": {
+    "get-calendar-widget": {
         parameters: {
             query?: never;
             header?: {
@@ -2784,11 +2889,11 @@ export interface operations {
             };
         };
     };
-    "calendar-widget-bookings-list": {
+    "list-calendar-widget-bookings": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 status?: "scheduled" | "cancelled" | "no_show" | "completed" | "failed";
                 /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
@@ -2981,7 +3086,7 @@ export interface operations {
             };
         };
     };
-    "booking-get": {
+    "get-booking": {
         parameters: {
             query?: never;
             header?: {
@@ -3161,11 +3266,11 @@ export interface operations {
             };
         };
     };
-    "ecommerce-widgets-list": {
+    "list-ecommerce-widgets": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 domainId?: string;
             };
@@ -3341,7 +3446,7 @@ export interface operations {
             };
         };
     };
-    "ecommerce-widget-get": {
+    "get-ecommerce-widget": {
         parameters: {
             query?: never;
             header?: {
@@ -3530,11 +3635,11 @@ export interface operations {
             };
         };
     };
-    "ecommerce-widget-orders-list": {
+    "list-ecommerce-widget-orders": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 status?: "paid" | "shipped" | "refunded" | "failed";
                 /** @description inclusive lower bound of createdAt (ISO 8601 with offset) */
@@ -3731,7 +3836,7 @@ export interface operations {
             };
         };
     };
-    "order-get": {
+    "get-order": {
         parameters: {
             query?: never;
             header?: {
@@ -3915,11 +4020,11 @@ export interface operations {
             };
         };
     };
-    "site-catalog-list": {
+    "list-site-catalog": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 kind?: "form" | "calendar" | "ecommerce";
             };
@@ -4071,11 +4176,11 @@ export interface operations {
             };
         };
     };
-    "webhook-list": {
+    "list-webhooks": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
             };
             header?: {
@@ -4219,7 +4324,7 @@ export interface operations {
             };
         };
     };
-    "webhook-create": {
+    "create-webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -4405,7 +4510,7 @@ export interface operations {
             };
         };
     };
-    "webhook-get": {
+    "get-webhook": {
         parameters: {
             query?: never;
             header?: {
@@ -4561,7 +4666,7 @@ export interface operations {
             };
         };
     };
-    "webhook-delete": {
+    "delete-webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -4673,7 +4778,7 @@ export interface operations {
             };
         };
     };
-    "webhook-update": {
+    "update-webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -4853,11 +4958,11 @@ export interface operations {
             };
         };
     };
-    "webhook-deliveries-list": {
+    "list-webhook-deliveries": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -5030,7 +5135,7 @@ export interface operations {
             };
         };
     };
-    "webhook-delivery-get": {
+    "get-webhook-delivery": {
         parameters: {
             query?: never;
             header?: {
@@ -5220,7 +5325,7 @@ export interface operations {
             };
         };
     };
-    "webhook-delivery-redeliver": {
+    "redeliver-webhook-delivery": {
         parameters: {
             query?: never;
             header?: never;
@@ -5381,7 +5486,7 @@ export interface operations {
             };
         };
     };
-    "webhook-replay": {
+    "replay-webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -5566,7 +5671,7 @@ export interface operations {
             };
         };
     };
-    "webhook-ping": {
+    "ping-webhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -5708,11 +5813,11 @@ export interface operations {
             };
         };
     };
-    "events-list": {
+    "list-events": {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
                 type?: "submission.created" | "submission.deleted" | "form.created" | "form.updated" | "form.archived";
                 /** @description inclusive */
@@ -5858,7 +5963,7 @@ export interface operations {
             };
         };
     };
-    "event-get": {
+    "get-event": {
         parameters: {
             query?: never;
             header?: {
@@ -6376,14 +6481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": {
-                        id: number;
-                        formId: number;
-                        formData: Record<string, unknown>;
-                        sourceDomain: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/x-ndjson": string;
                     "text/csv; charset=utf-8": string;
                 };
             };

@@ -25,14 +25,17 @@ const erasure = rowsOf({ tag: 'Erasure', auth: 'apiKey', scope: 'write:submissio
 
 export const erasureRoutes: Route[] = [
   erasure.row('DELETE /submissions/{id}', {
-    summary:
-      'Erase a submission: gone from reads, lists, totals and counts, its formData from every stored copy (idempotency record included); fires submission.deleted; its Idempotency-Key then replays as 404',
+    summary: 'Erase a submission',
+    description:
+      'Erases one submission for good (204): it is gone from reads, lists, totals and counts, and its formData from every stored copy (idempotency records, events, webhook payloads). Fires submission.deleted; a replay of its Idempotency-Key then answers 404. Cannot be undone. Needs write:submissions.',
     operation: 'delete-submission',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 204 },
   }),
   erasure.row('POST /erasure-requests', {
-    summary: 'Erase every submission one of whose formData values is this email (trimmed, case-insensitive), PHI forms included, in the background; 202',
+    summary: "Erase a person's submissions",
+    description:
+      'Starts erasing, in the background, every submission of the account (PHI forms included) one of whose formData values is this email, trimmed and case-insensitive; 202 with the request, status pending. Follow it with get-erasure-request. Cannot be undone. Needs write:submissions.',
     body: createErasureBodySchema,
     operation: 'create-erasure-request',
     variables: ({ body }) => ({ email: body.email }),
@@ -40,6 +43,8 @@ export const erasureRoutes: Route[] = [
   }),
   erasure.read('/erasure-requests/{id}', {
     operation: 'get-erasure-request',
-    summary: 'Follow an erasure request: status pending → running → done, with the number of submissions erased',
+    summary: 'Get an erasure request',
+    description:
+      'Follows an erasure request: status pending, running, then done, with the number of submissions erased so far. Needs write:submissions.',
   }),
 ];

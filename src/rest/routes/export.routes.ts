@@ -13,8 +13,9 @@ export const exportRoutes: StreamRoute[] = [
   defineStreamRoute({
     method: 'GET',
     path: '/forms/{id}/submissions/export',
-    summary:
-      'Export a form’s submissions (archived forms too), oldest first, streamed: NDJSON (one v1 Submission per line) or CSV (RFC 4180; id, createdAt, sourceDomain, one column per field label, then other formData keys sorted); one request of budget',
+    summary: "Export a form's submissions",
+    description:
+      'Streams every submission of a form (archived forms too), oldest first, as NDJSON (one v1 Submission per line, the default) or CSV (RFC 4180: id, createdAt, sourceDomain, one column per field label, then other formData keys sorted); optional createdAt window. One request of budget whatever the size. Needs read:submissions.',
     tag: 'Submissions',
     auth: 'apiKey',
     scope: 'read:submissions',
@@ -36,7 +37,10 @@ export const exportRoutes: StreamRoute[] = [
       status: 200,
       headers: ['Content-Disposition'],
       // Each NDJSON line is GET /submissions/{id}'s body: its schema is generated from that route's operation.
-      media: { [MEDIA.ndjson]: { linesOf: 'get-submission', description: 'one per line' }, [MEDIA.csv]: { schema: z.string(), description: 'RFC 4180, CRLF line ends' } },
+      media: { [MEDIA.ndjson]: {
+          linesOf: 'get-submission',
+          description: 'Newline-delimited JSON: one line per submission, each a JSON object as GET /submissions/{id} answers it (x-itemSchema), ending in a line feed',
+        }, [MEDIA.csv]: { schema: z.string(), description: 'RFC 4180, CRLF line ends' } },
     },
   }),
 ];

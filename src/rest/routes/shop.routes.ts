@@ -10,17 +10,31 @@ const orders = rowsOf({ tag: 'Orders', auth: 'apiKey', scope: 'read:orders' });
 
 export const shopRoutes: Route[] = [
   shopWidgets.list('/ecommerce-widgets', {
-    summary: 'List shop widgets with their order counts, newest first',
+    summary: 'List shop widgets',
+    description:
+      "The account's shop (ecommerce) widgets, newest first, with product, price, currency and orderCount; filter by domainId. Use it to find a shop widget's id before listing its orders. Needs read:ecommerce.",
     query: z.object({ domainId: idQueryParam.optional() }),
-    operation: 'ecommerce-widgets-list',
+    operation: 'list-ecommerce-widgets',
     variables: ({ query }) => query,
   }),
-  shopWidgets.read('/ecommerce-widgets/{id}', { operation: 'ecommerce-widget-get', summary: 'Read a shop widget with imageUrls, interval and trialDays' }),
+  shopWidgets.read('/ecommerce-widgets/{id}', {
+    operation: 'get-ecommerce-widget',
+    summary: 'Get a shop widget',
+    description:
+      'One shop widget by id with its product, price, fulfilment, imageUrls, and for subscriptions interval and trialDays. Needs read:ecommerce.',
+  }),
   orders.list('/ecommerce-widgets/{id}/orders', {
-    summary: 'List a shop widget’s widget-mode orders, newest first; optional status and createdAt window [createdFrom, createdBefore)',
+    summary: "List a shop widget's orders",
+    description:
+      "A shop widget's orders, newest first, with customer, amount, status and shipping; filter by one status and a createdAt window [createdFrom, createdBefore). Orders of cart/catalog collections are read with get-order. Needs read:orders.",
     query: z.object({ status: z.enum(ORDER_STATUSES).optional(), ...createdRangeQuery }),
-    operation: 'ecommerce-widget-orders-list',
+    operation: 'list-ecommerce-widget-orders',
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
   }),
-  orders.read('/orders/{id}', { operation: 'order-get', summary: 'Read an order: widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set)' }),
+  orders.read('/orders/{id}', {
+    operation: 'get-order',
+    summary: 'Get an order',
+    description:
+      'One order by id, widget-mode (ecommerceWidgetId set) or cart/catalog (collectionId set): customer, amount, currency, status, shipping address and tracking. Needs read:orders.',
+  }),
 ];

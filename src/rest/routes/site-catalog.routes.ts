@@ -5,10 +5,12 @@ import { rowsOf } from '../rows.js';
 
 export const siteCatalogRoutes: Route[] = [
   rowsOf({ tag: 'Site catalog', auth: 'siteKey', scope: null }).list('/site-catalog', {
-    summary: 'List the site’s active widgets (forms, calendars, shop widgets) with embed snippets, newest first',
+    summary: "List the site's widgets",
+    description:
+      "With a site key: the site's active forms, calendars and shop widgets (one kind with kind=), newest first, each with the HTML snippet that embeds it.",
     // Any other kind is 400 validation_failed with fields (the facade's query parsing).
     query: z.object({ kind: z.enum(CATALOG_KINDS).optional() }),
-    operation: 'site-catalog-list',
+    operation: 'list-site-catalog',
     variables: ({ query }) => query,
   }),
 ];

@@ -24,15 +24,25 @@ const submissions = rowsOf({ tag: 'Submissions', auth: 'apiKey', scope: 'read:su
 
 export const submissionRoutes: Route[] = [
   submissions.list('/forms/{id}/submissions', {
-    summary: 'List a form’s submissions, newest first; optional createdAt window [createdFrom, createdBefore)',
+    summary: "List a form's submissions",
+    description:
+      "A form's submissions (archived forms too), newest first, with their formData; narrow by a createdAt window [createdFrom, createdBefore). Fix createdBefore to walk a growing list without pages shifting. For a whole form at once, use the export. Needs read:submissions.",
     query: z.object(createdRangeQuery),
     errors: ['phi_key_unavailable'],
     operation: 'list-form-submissions',
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
   }),
-  submissions.read('/submissions/{id}', { operation: 'get-submission', summary: 'Read a submission', errors: ['phi_key_unavailable'] }),
+  submissions.read('/submissions/{id}', {
+    operation: 'get-submission',
+    summary: 'Get a submission',
+    description:
+      "One submission by id with its formData, form id, source domain and createdAt. 404 not_found once erased or for another account's. Needs read:submissions.",
+    errors: ['phi_key_unavailable'],
+  }),
   submissions.row('POST /forms/{id}/submissions', {
-    summary: 'Ingest a submission through the widget pipeline (webhooks, emails, PHI handling); idempotent with Idempotency-Key',
+    summary: 'Submit a form entry',
+    description:
+      "Records a submission as the widget would (webhooks, emails, PHI encryption run as for a visitor's). Send an Idempotency-Key to retry safely: a replay answers 200 with the first submission and Idempotent-Replayed: true. At most 50 formData fields and 51200 bytes. Needs write:submissions.",
     scope: 'write:submissions',
     requestHeaders: ['Idempotency-Key'],
     body: ingestBodySchema,

@@ -29,37 +29,46 @@ const deliveryIds = ({ params }: { params: { id: number; deliveryId: number } })
 /** The delivery log of a subscription (contract §6.5). Deliveries to a form's webhookUrl are reached through GraphQL. */
 export const webhookDeliveryRoutes: Route[] = [
   webhooks.list('/webhooks/{id}/deliveries', {
-    summary: "A subscription's deliveries, newest first, optionally of one status (no payloads; any key of the account)",
+    summary: "List a webhook's deliveries",
+    description:
+      "A subscription's delivery log, newest first: status (pending, succeeded, failed), attempts, last status code and error, next attempt; filter by status. No payloads. Use it to see why a receiver missed events. Any key of the account.",
     query: z.object({ status: z.enum(DELIVERY_STATUSES as [DeliveryStatus, ...DeliveryStatus[]]).optional() }),
-    operation: 'webhook-deliveries-list',
+    operation: 'list-webhook-deliveries',
     variables: ({ params, query }) => ({ ...query, webhookId: params.id }),
   }),
   webhooks.row('GET /webhooks/{id}/deliveries/{deliveryId}', {
-    summary: "One delivery with the exact body sent and every attempt; needs the read scope of the subscription's event",
+    summary: 'Get a webhook delivery',
+    description:
+      "One delivery with the exact JSON body sent and every attempt (time, status code, error, duration). Needs the read scope of the subscription's event.",
     errors: ['insufficient_scope'],
-    operation: 'webhook-delivery-get',
+    operation: 'get-webhook-delivery',
     variables: deliveryIds,
     success: { status: 200 },
   }),
   webhooks.row('POST /webhooks/{id}/deliveries/{deliveryId}/redeliver', {
-    summary: 'Send a delivery again, with its original webhook-id and payload; 202 with the delivery, now pending',
+    summary: 'Redeliver a webhook delivery',
+    description:
+      "Sends one delivery again with its original webhook-id and payload (receivers de-duplicate on it); 202 with the delivery, now pending. Needs the read scope of the subscription's event.",
     errors: ['insufficient_scope'],
-    operation: 'webhook-delivery-redeliver',
+    operation: 'redeliver-webhook-delivery',
     variables: deliveryIds,
     success: { status: 202 },
   }),
   webhooks.row('POST /webhooks/{id}/replay', {
-    summary:
-      'Send again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status "failed"); queued, 202 at once',
+    summary: "Replay a webhook's deliveries",
+    description:
+      "Sends again every delivery of the subscription created in [createdFrom, createdBefore) (at most 30 days; only failed ones with status: failed), each with its original webhook-id; 202 with the number queued. Use it after a receiver's outage. Needs the read scope of the subscription's event.",
     body: { schema: replayBodySchema, parse: parseReplayBody },
     errors: ['insufficient_scope'],
-    operation: 'webhook-replay',
+    operation: 'replay-webhook',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 202 },
   }),
   webhooks.row('POST /webhooks/{id}/ping', {
-    summary: 'Send { id, type: "webhook.ping", createdAt, data: { webhookId } } at once; 202 with the new delivery',
-    operation: 'webhook-ping',
+    summary: 'Ping a webhook',
+    description:
+      "Sends a webhook.ping event ({ id, type, createdAt, data: { webhookId } }) to the subscription's URL at once, to test a receiver and its signature check; 202 with the new delivery. Any key of the account.",
+    operation: 'ping-webhook',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 202 },
   }),

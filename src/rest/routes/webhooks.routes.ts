@@ -63,32 +63,47 @@ export const webhooks = rowsOf({ tag: 'Webhooks', auth: 'apiKey', scope: null })
 
 export const webhookRoutes: Route[] = [
   webhooks.row('POST /webhooks', {
-    summary:
-      'Subscribe to an event (REST Hooks). 201 with the signing secret, shown once; an identical url + event + form subscription is returned with 200 and secret null',
+    summary: 'Subscribe a webhook',
+    description:
+      "Subscribes an https URL to one event kind (optionally of one form). 201 with the subscription and its signing secret (whsec_…), shown only this once; an identical url, event and form answers 200 with the existing subscription and secret null. Needs the read scope of the event's resource.",
     // The scope depends on the event (submission.* read:submissions, form.* read:forms): checked by the resolver.
     errors: ['insufficient_scope'],
     body: { schema: createWebhookBodySchema, parse: parseCreateWebhookBody },
-    operation: 'webhook-create',
+    operation: 'create-webhook',
     variables: ({ body }) => ({ input: { url: body.url, event: body.event, formId: body.formId ?? null } }),
     shape: { spread: 'webhook', keep: ['secret'] },
     success: { status: 201, also: [200] },
     outcome: (data) => (data.createWebhook.created ? {} : { status: 200 }),
   }),
-  webhooks.list('/webhooks', { operation: 'webhook-list', summary: 'List webhook subscriptions, newest first (without secrets)', variables: ({ query }) => query }),
-  webhooks.read('/webhooks/{id}', { operation: 'webhook-get', summary: 'Read a webhook subscription (without its secret)' }),
+  webhooks.list('/webhooks', {
+    operation: 'list-webhooks',
+    summary: 'List webhook subscriptions',
+    description: "The account's webhook subscriptions, newest first, with url, event, form and active flag; never their secrets. Any key of the account.",
+    variables: ({ query }) => query,
+  }),
+  webhooks.read('/webhooks/{id}', {
+    operation: 'get-webhook',
+    summary: 'Get a webhook subscription',
+    description:
+      'One webhook subscription by id (without its secret), with whether it is active. Any key of the account.',
+  }),
   webhooks.row('PATCH /webhooks/{id}', {
-    summary: "Change the url or turn the subscription on or off ({ url?, active? }); needs the read scope of the subscription's event",
+    summary: 'Update a webhook subscription',
+    description:
+      "Changes a subscription's url, or turns it off or back on (active); other members are 400 forbidden_field. Needs the read scope of the subscription's event.",
     // The scope depends on the subscription's event: checked by the resolver.
     body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
     errors: ['forbidden_field', 'insufficient_scope'],
-    operation: 'webhook-update',
+    operation: 'update-webhook',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 200 },
   }),
   webhooks.row('DELETE /webhooks/{id}', {
-    summary: 'Unsubscribe; works on every plan, the Free plan included',
+    summary: 'Unsubscribe a webhook',
+    description:
+      'Deletes a webhook subscription (204); no more deliveries are made to it. Works on every plan, the Free plan included.',
     planGate: false,
-    operation: 'webhook-delete',
+    operation: 'delete-webhook',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 204 },
   }),
