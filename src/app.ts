@@ -17,9 +17,13 @@ import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 import { createGraphQLErrorLog } from './schema/use-error-log.js';
 import { useJit } from './schema/use-jit.js';
+import { useOperationMetrics } from './schema/use-operation-metrics.js';
 import { useRequestLimits } from './schema/use-request-limits.js';
 import { useRequestShape } from './schema/use-request-shape.js';
 import { describeError, logger } from './infra/log.js';
+import { metricsAnswer } from './infra/metrics.js';
+import { observeDependencies } from './infra/metrics-sources.js';
+import { recordRequest } from './request-metrics.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -54,6 +58,7 @@ const GRAPHQL_CORS = {
 
 /** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
+  observeDependencies(deps.db, deps.queue);
   const schema = toSchema();
   const operations = loadOperations(schema);
   const rest = createRestFacade(schema, operations, routes);
@@ -85,12 +90,18 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       defaultEditorToolsVisibility: 'headers',
     },
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestShape(), useRequestLimits(), useJit(), useResponseHeaders(), errorLog.plugin],
+    plugins: [useRequestShape(), useRequestLimits(), useJit(), useResponseHeaders(), errorLog.plugin, useOperationMetrics()],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
     const { pathname } = new URL(request.url);
+    if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics') context.log.route = `${request.method} ${pathname}`;
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
+    if (pathname === '/metrics') {
+      // Before any gate: never rate-limited, and its own token, not an API key (decisions §7.5).
+      const answer = await metricsAnswer(request.headers.get('authorization'), deps.config.metricsToken);
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    }
     if (pathname === '/readyz') {
       if (options.readiness?.draining) return jsonResponse(503, { status: 'draining' });
       try {
@@ -109,9 +120,12 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       return openapi(request);
     }
     if ((pathname === '/docs' || pathname.startsWith('/docs/')) && (request.method === 'GET' || request.method === 'HEAD')) {
-      context.log.route = `${request.method} ${pathname}`;
       const page = await referenceResponse(pathname);
-      if (page) return page;
+      // Only a page that exists names the route: any other path under /docs is one more unmatched request.
+      if (page) {
+        context.log.route = `${request.method} ${pathname}`;
+        return page;
+      }
     }
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest.handle(request, context);
     return errorResponse(new AppError('not_found'));
@@ -131,6 +145,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       }
       if (request.method === 'HEAD') response = await withoutBody(response);
       response.headers.set('X-Request-Id', context.requestId);
+      recordRequest(request.method, context.log.route, response.status, started);
       if (deps.config.logRequests) {
         logger.info({
           requestId: context.requestId,

@@ -35,6 +35,10 @@ export interface Config {
   shutdownDelayMs: number;
   /** The bound on finishing in-flight requests and jobs once the listener closed; what is left is then cut. */
   shutdownTimeoutMs: number;
+  /** `GET /metrics` exists only when set, and answers only `Authorization: Bearer <metricsToken>` (decisions §7.5). */
+  metricsToken: string | null;
+  /** A worker process (`npm run worker`) serves `/metrics` on this port when set (and metricsToken is). */
+  workerMetricsPort: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +73,12 @@ function milliseconds(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 3_600_000) throw new ConfigError(`${name} must be a whole number of milliseconds, got "${raw}"`);
+  return value;
+}
+
+function portNumber(env: Env, name: string): number {
+  const value = Number(env[name]);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number, got "${env[name]}"`);
   return value;
 }
 
@@ -139,5 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     deliveryPerEndpoint,
     shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    metricsToken: env.METRICS_TOKEN || null,
+    workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
   };
 }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import { pgDriverSql, pgliteDriverSql, type DriverSql } from './db-driver.js';
 import { copyPgliteTemplate } from './db-template.js';
+import { trackPool } from './metrics.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type Prisma = PrismaClient;
@@ -142,6 +143,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Opened on first use (a worker's relay), so a process without a worker holds none of them.
     const pipelinePool = new pg.Pool({ connectionString: options.databaseUrl, max: PIPELINE_CONNECTIONS });
     pipelinePool.on('error', () => {});
+    trackPool('main', pool);
+    trackPool('pipeline', pipelinePool);
     return {
       prisma,
       ...pgDriverSql(pool, options.onQuery),

@@ -1,14 +1,25 @@
+import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../infra/db.js';
 import { logger } from '../infra/log.js';
+import { observeDependencies } from '../infra/metrics-sources.js';
 import { applyPostgresRuntimeTuning } from '../infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from '../shutdown.js';
+import { serveWorkerMetrics } from './metrics-server.js';
 import { startWorker } from './start-worker.js';
 
 /**
  * `npm run worker` (`npm run worker:prod` from the build): the delivery worker as its own process, against the project's PostgreSQL. The
  * embedded database can be opened by one process only (the server), so it is refused here.
  */
+/** A scraper's keep-alive connection would hold close() open: they are closed with the listener. */
+function closeServer(server: Server | null): Promise<void> {
+  if (!server) return Promise.resolve();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
+}
+
 function fail(message: string, code: number): never {
   process.stderr.write(`${JSON.stringify({ error: message, code: code === 2 ? 'database_required' : 'worker_failed' })}\n`);
   process.exit(code);
@@ -33,7 +44,10 @@ async function main(): Promise<void> {
   applyPostgresRuntimeTuning();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const worker = await startWorker({ config, db });
-  logger.info({ pid: process.pid }, 'worker started');
+  observeDependencies(db, worker.queue);
+  const metrics = config.workerMetricsPort === null ? null : await serveWorkerMetrics({ host: config.host, port: config.workerMetricsPort, token: config.metricsToken });
+  const address = metrics?.address();
+  logger.info({ pid: process.pid, ...(address && typeof address === 'object' && { metricsPort: address.port }) }, 'worker started');
 
   // No listener, so no readiness delay: jobs under way finish within SHUTDOWN_TIMEOUT_MS, the rest go back to the queue.
   onStopSignal(async (signal) => {
@@ -41,7 +55,10 @@ async function main(): Promise<void> {
     const code = await runShutdown(
       {
         drain: [{ name: 'jobs', run: (msLeft) => worker.stop({ timeoutMs: msLeft }) }],
-        close: [{ name: 'database', run: () => db.close() }],
+        close: [
+          { name: 'metrics', run: () => closeServer(metrics) },
+          { name: 'database', run: () => db.close() },
+        ],
       },
       { delayMs: 0, timeoutMs: config.shutdownTimeoutMs, log: logger },
     );

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createAccount, createForm, ingest, subscribe } from './fixtures.js';
 import { QUEUE } from '../../src/infra/jobs.js';
+import { webhookDeliveries, webhookDeliveryLatency } from '../../src/infra/metrics.js';
 import { fastRetries, recordingSender, testConfig, waitFor, waitForIdleQueue } from './support.js';
 
 let db: TestDatabase;
@@ -33,6 +34,13 @@ beforeEach(async () => {
   sender.sent.length = 0;
   await db.truncate();
 });
+
+/** This process's webhook series (the worker runs in it): attempts by result, and first-delivery latencies observed. */
+async function deliveryMetrics(): Promise<{ succeeded: number; retry: number; failed: number; latency: number }> {
+  const counts = Object.fromEntries((await webhookDeliveries.get()).values.map(({ labels, value }) => [String(labels.result), value]));
+  const latency = (await webhookDeliveryLatency.get()).values.find((v) => v.metricName === 'webhook_delivery_latency_seconds_count')?.value ?? 0;
+  return { succeeded: counts.succeeded ?? 0, retry: counts.retry ?? 0, failed: counts.failed ?? 0, latency };
+}
 
 const deliveryOf = (subscriptionId: number | null) =>
   waitFor(async () => {
@@ -91,6 +99,7 @@ describe('webhook deliveries', () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id);
     const sub = await subscribe(db.prisma, account.id, 'https://receiver.test/flaky');
+    const before = await deliveryMetrics();
     await ingest(db.prisma, form, { 'Full name': 'Ada' });
 
     const [first, second] = await receiver.waitForRequests(2, 15_000);
@@ -103,6 +112,13 @@ describe('webhook deliveries', () => {
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 200 });
     await waitForIdleQueue(db, QUEUE.webhookDelivery);
     expect(receiver.requests).toHaveLength(2);
+    const after = await deliveryMetrics();
+    expect({ succeeded: after.succeeded - before.succeeded, retry: after.retry - before.retry, failed: after.failed - before.failed, latency: after.latency - before.latency }).toStrictEqual({
+      succeeded: 1,
+      retry: 1,
+      failed: 0,
+      latency: 1,
+    });
   });
 
   it('deactivates the subscription on 410 and does not retry', async () => {
@@ -126,6 +142,7 @@ describe('webhook deliveries', () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id);
     const sub = await subscribe(db.prisma, account.id, 'https://receiver.test/down');
+    const before = await deliveryMetrics();
     await ingest(db.prisma, form, { 'Full name': 'Ada' });
     const delivery = await waitFor(async () => {
       const row = await db.prisma.webhookDelivery.findFirst({ where: { subscriptionId: sub.id } });
@@ -134,6 +151,9 @@ describe('webhook deliveries', () => {
     expect(delivery).toMatchObject({ attempts: 8, lastStatusCode: 503, lastError: 'http_503', nextAttemptAt: null, deliveredAt: null });
     expect(receiver.requests).toHaveLength(8);
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    await waitForIdleQueue(db, QUEUE.webhookDelivery);
+    const after = await deliveryMetrics();
+    expect({ retry: after.retry - before.retry, failed: after.failed - before.failed, latency: after.latency - before.latency }).toStrictEqual({ retry: 7, failed: 1, latency: 0 });
   });
 
   it('fails a delivery to a refused address at once, with blocked_address and no retry (it is permanent)', async () => {

@@ -11,6 +11,7 @@ import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
 import { rowsById } from '../../infra/rows-by-id.js';
+import { webhookDeliveries, webhookDeliveryLatency } from '../../infra/metrics.js';
 
 /**
  * Sends one WebhookDelivery (contract §4 "webhook delivery", §5 "retries"): POST of the stored
@@ -55,6 +56,15 @@ export interface WebhookDeliveryDeps {
 }
 
 export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'deactivated' | 'skipped';
+
+/** `webhook_deliveries_total`'s result label (decisions §7.5); a skipped stale job attempted nothing. */
+const DELIVERY_RESULT: Record<DeliveryOutcome, 'succeeded' | 'failed' | 'retry' | null> = {
+  succeeded: 'succeeded',
+  retrying: 'retry',
+  failed: 'failed',
+  deactivated: 'failed',
+  skipped: null,
+};
 
 /** Job data: `attempt` is the number of tries already recorded when this job was queued (0 at first). */
 export interface DeliveryJobData extends WebhookDeliveryJob {
@@ -175,6 +185,16 @@ function successRecorder(db: Pick<Database, 'sql'>): RecordSuccess {
   return (success) => loader.load(success);
 }
 
+/**
+ * `webhook_delivery_latency_seconds`: event written (the payload's createdAt) to its first successful delivery, for
+ * deliveries in their first round; a redelivery an operator asked for days later would say nothing about the pipeline.
+ */
+function observeFirstDelivery(delivery: Pick<DeliveryRow, 'roundStart' | 'payload'>, nowMs: number): void {
+  if (delivery.roundStart !== 0) return;
+  const createdAt = Date.parse(String((delivery.payload as { createdAt?: unknown } | null)?.createdAt));
+  if (Number.isFinite(createdAt)) webhookDeliveryLatency.observe(Math.max(0, nowMs - createdAt) / 1000);
+}
+
 const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
 
 async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery, recordSuccess }: Batched, job: DeliveryJobData): Promise<DeliveryOutcome> {
@@ -232,6 +252,7 @@ async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery, recordS
   if (result.ok) {
     // On the driver, batched (the common case, once per delivery): Prisma's query path cost more CPU than the statement.
     await recordSuccess({ id: delivery.id, expectedAttempts, attempts, at: timestamp, statusCode: result.status, latencyMs: result.latencyMs, attemptLog: common.attemptLog });
+    observeFirstDelivery(delivery, Date.now());
     // Ends the endpoint's failing period; read with the delivery, so the common case costs no statement.
     if (subscriptionId !== null && delivery.subscriptionFailing) {
       await prisma.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: { not: null } }, data: { failingSince: null } });
@@ -302,6 +323,8 @@ interface Batched {
 export function createWebhookDeliveryHandler(deps: WebhookDeliveryDeps): (data: DeliveryJobData) => Promise<void> {
   const batched: Batched = { readDelivery: rowsById((ids) => deps.db.sql(deliveryRows(ids))), recordSuccess: successRecorder(deps.db) };
   return async (data) => {
-    await deliverWebhook(deps, batched, data);
+    const outcome = await deliverWebhook(deps, batched, data);
+    const result = DELIVERY_RESULT[outcome];
+    if (result) webhookDeliveries.inc({ result });
   };
 }

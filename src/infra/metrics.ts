@@ -1,0 +1,163 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type pg from 'pg';
+import { AppError } from '../errors.js';
+import { errorKind, logger } from './log.js';
+
+/**
+ * The one Prometheus registry of a process (decisions §7.5), served by the gateway at `GET /metrics` and by a
+ * worker on WORKER_METRICS_PORT. Every series of the service is declared here or registered on `registry`.
+ *
+ * Label values come from closed sets only (route templates, methods, statuses, outcomes, queue names, pool
+ * states): never an id, a key, an email address or a URL, so the number of series does not grow with traffic.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+/** What §7.5 names: exactly this, not prom-client's default (which adds `; charset=utf-8`). */
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4';
+
+/** The route label of a request no route matched (any raw path would be a label per path). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by route template, method and status (499: the client closed the connection first).',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from a request arriving to its response head (streamed bodies: to the first byte), by route template and method.',
+  labelNames: ['route', 'method'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const graphqlOperations = new Counter({
+  name: 'graphql_operations_total',
+  help: 'GraphQL operations executed on /graphql, by type (query, mutation, subscription) and outcome (ok, error).',
+  labelNames: ['type', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const rateLimitRefusals = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: 'Requests refused with 429 rate_limited (the hourly budget or a per-field limit).',
+  registers: [registry],
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Webhook delivery attempts by result: succeeded, failed (no more tries), retry (another try scheduled).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveryLatency = new Histogram({
+  name: 'webhook_delivery_latency_seconds',
+  help: 'Time from an event being written to its first successful delivery (automatic deliveries; not redeliveries).',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600],
+  registers: [registry],
+});
+
+/** Where the scrape-time series read from: set once per process by its entry point (or a test's app). */
+export interface ScrapeSources {
+  /** The age in seconds of the oldest event not yet fanned out, or 0 when none waits. */
+  outboxLagSeconds(): Promise<number>;
+  /** Jobs waiting per queue name. */
+  queueDepths(): Promise<Record<string, number>>;
+}
+
+let sources: ScrapeSources | null = null;
+const pools = new Map<string, pg.Pool>();
+
+export function setScrapeSources(next: ScrapeSources): void {
+  sources = next;
+}
+
+/** A PostgreSQL pool whose connections `db_pool_connections` reports (name: a fixed word, e.g. `main`). */
+export function trackPool(name: string, pool: pg.Pool): void {
+  pools.set(name, pool);
+}
+
+/** A failing scrape source leaves its series out of this scrape rather than failing the whole scrape. */
+async function read<T>(what: string, fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (error) {
+    logger.warn({ series: what, error: errorKind(error) }, 'metrics: scrape source failed');
+    return null;
+  }
+}
+
+new Gauge({
+  name: 'outbox_lag_seconds',
+  help: 'Age of the oldest event not yet fanned out to deliveries and emails (0: the outbox is empty).',
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const lag = sources && (await read('outbox_lag_seconds', () => sources!.outboxLagSeconds()));
+    if (lag !== null) this.set(lag);
+  },
+});
+
+new Gauge({
+  name: 'job_queue_depth',
+  help: 'Jobs waiting in each job queue (pg-boss counts, refreshed by its monitor every ~30 s).',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const depths = sources && (await read('job_queue_depth', () => sources!.queueDepths()));
+    for (const [queue, depth] of Object.entries(depths ?? {})) this.set({ queue }, depth);
+  },
+});
+
+new Gauge({
+  name: 'db_pool_connections',
+  help: 'PostgreSQL pool connections of this process by state: active (checked out), idle, waiting (callers queued for one).',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (pools.size === 0) return;
+    let total = 0;
+    let idle = 0;
+    let waiting = 0;
+    for (const pool of pools.values()) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+      waiting += pool.waitingCount;
+    }
+    this.set({ state: 'active' }, total - idle);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+export interface MetricsAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const refusal = (error: AppError): MetricsAnswer => ({
+  status: error.status,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(error.toBody()),
+});
+
+/**
+ * The answer to `GET /metrics` for either process: 404 while METRICS_TOKEN is unset (the endpoint does not exist),
+ * 401 without `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time, through digests of equal length).
+ */
+export async function metricsAnswer(authorization: string | null, token: string | null): Promise<MetricsAnswer> {
+  if (token === null) return refusal(new AppError('not_found'));
+  const presented = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
+  if (!timingSafeEqual(digest(presented), digest(token))) return refusal(new AppError('invalid_api_key'));
+  return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }, body: await registry.metrics() };
+}
