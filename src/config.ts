@@ -10,6 +10,8 @@ export interface Config {
   nodeEnv: string;
   /** null: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | null;
+  /** DIRECT_DATABASE_URL (default DATABASE_URL): a connection that bypasses any pooler, for LISTEN and migrations. */
+  directDatabaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
   migrateOnStart: boolean;
@@ -39,6 +41,10 @@ export interface Config {
   metricsToken: string | null;
   /** A worker process (`npm run worker`) serves `/metrics` on this port when set (and metricsToken is). */
   workerMetricsPort: number | null;
+  /** The longest silence on an event stream before a `: keep-alive` comment (contract §7.2: at most 15 s). */
+  streamKeepAliveMs: number;
+  /** How long a dead replica's open streams keep their key's slots (leases renewed by live replicas). */
+  streamLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +121,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  const directDatabaseUrl = env.DIRECT_DATABASE_URL || databaseUrl;
+  if (directDatabaseUrl && !/^postgres(ql)?:\/\//.test(directDatabaseUrl)) throw new ConfigError('DIRECT_DATABASE_URL must be a postgresql:// URL');
   const dataDir = resolve(env.DATA_DIR || './.data');
   const nodeEnv = env.NODE_ENV ?? 'development';
   const outboundTestResolve = env.OUTBOUND_TEST_RESOLVE || null;
@@ -132,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     nodeEnv,
     databaseUrl,
+    directDatabaseUrl,
     dataDir,
     redisUrl: env.REDIS_URL || null,
     migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
@@ -151,5 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
+    streamKeepAliveMs: Math.min(milliseconds(env, 'STREAM_KEEP_ALIVE_MS', 15_000), 15_000) || 15_000,
+    streamLeaseMs: Math.max(milliseconds(env, 'STREAM_LEASE_MS', 30_000), 1_000),
   };
 }

@@ -5,6 +5,7 @@ import type { OutboundFetcher } from './infra/outbound-fetch.js';
 import type { PhiCipher } from './infra/phi-crypto.js';
 import type { RateLimitStore } from './infra/rate-limit.js';
 import type { KeyHasher } from './infra/secrets.js';
+import type { EventStreams } from './streams/event-streams.js';
 
 /** Process-wide collaborators, built once at start (src/main.ts) or per test. */
 export interface AppDeps {
@@ -17,4 +18,6 @@ export interface AppDeps {
   fetcher: OutboundFetcher;
   /** Requests queue jobs only inside their transaction: an erasure request, webhook redelivery, replay and ping. */
   queue: JobQueue;
+  /** The live event streams of this replica (src/streams), which REST and GraphQL open for their clients. */
+  streams: EventStreams;
 }

@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   wp_plugin_fetch_failed: 422,
   rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
   phi_key_unavailable: 503,
 } as const;
@@ -60,6 +61,7 @@ const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   idempotency_key_reused: 'This Idempotency-Key was used with a different request',
   wp_plugin_fetch_failed: 'The verification token was not found on the site',
   rate_limited: 'Rate limit exceeded',
+  too_many_streams: 'Too many open event streams for this API key',
   internal_error: 'Internal server error',
   phi_key_unavailable: 'This submission is encrypted under a key the service is not configured with',
 };

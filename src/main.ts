@@ -12,6 +12,8 @@ import { createRateLimitStore } from './infra/rate-limit.js';
 import { createKeyHasher, createPhiCipher } from './infra/keyring.js';
 import { applyEmbeddedRuntimeTuning, applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from './shutdown.js';
+import { createStreamSlots } from './infra/stream-slots.js';
+import { EventStreams } from './streams/event-streams.js';
 
 function printDemo(demo: DemoData, baseUrl: string): void {
   const lines = [
@@ -40,8 +42,10 @@ async function main(): Promise<void> {
   // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
   const rateLimits = await createRateLimitStore(config);
+  const streamSlots = await createStreamSlots(config);
+  const streams = new EventStreams({ db, directDatabaseUrl: config.directDatabaseUrl, slots: streamSlots });
   const readiness = { draining: false };
-  const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher, queue }, { readiness });
+  const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher, queue, streams }, { readiness });
   const server = createHttpServer(app);
   const http = trackConnections(server);
   await new Promise<void>((resolve, reject) => {
@@ -64,12 +68,15 @@ async function main(): Promise<void> {
       {
         drain: [
           { name: 'http', run: (msLeft) => http.close(Date.now() + msLeft) },
+          // Open event streams end cleanly at once (they would never end by themselves); clients resume elsewhere.
+          { name: 'streams', run: () => streams.close() },
           { name: 'jobs', run: async (msLeft) => worker?.stop({ timeoutMs: msLeft }) },
         ],
         close: [
           // Fails jobs still running (past the deadline) back to the queue, then closes pg-boss's connections.
           { name: 'queue', run: (msLeft) => queue.stop({ graceful: true, timeoutMs: msLeft }) },
           { name: 'redis', run: () => rateLimits.close() },
+          { name: 'stream slots', run: () => streamSlots.close() },
           { name: 'database', run: () => db.close() },
         ],
       },

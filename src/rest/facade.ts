@@ -186,8 +186,9 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
 
     // Conditional GET (contract §6.2): the budget is only peeked at until the answer is known not to be a 304.
     const condition = route.method === 'GET' ? parseIfNoneMatch(request.headers.get('if-none-match')) : null;
-    const gate: AdmitOptions = { peek: condition !== null };
-    let charged = condition === null;
+    // A streamed row too: a stream refused for its cap costs nothing (contract §7.2), so its budget is charged once opened.
+    const gate: AdmitOptions = { peek: condition !== null || isStreamRoute(route) };
+    let charged = !gate.peek;
     const charge = async (): Promise<void> => {
       if (charged) return;
       charged = true;
@@ -204,8 +205,13 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       };
       // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
       if (isStreamRoute(route)) {
-        await charge();
         const streamed = await route.stream(input, context, { present: v1Presenters(schema, context) });
+        try {
+          await charge();
+        } catch (refused) {
+          await streamed.body[Symbol.asyncIterator]().return?.();
+          throw refused;
+        }
         return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure));
       }
       // ── conditional-request hook (src/rest/conditional.ts) ──
@@ -230,7 +236,7 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       // 401 and 402 come before the rate-limit step, so the context has no budget headers for them. A conditional
       // GET that fails after its peek passed is charged like any request (or refused, if the budget ran out meanwhile).
       if (error instanceof AppError) {
-        if (!charged && gate.peeked) {
+        if (!charged && gate.peeked && error.code !== 'too_many_streams') {
           try {
             await charge();
           } catch (refused) {

@@ -1,7 +1,7 @@
 import { GraphQLSchema, isObjectType, Kind, parse, type DocumentNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
-import type { Present } from '../domain/webhooks/events.service.js';
+import type { EventPayload, Present } from '../domain/webhooks/events.service.js';
 import type { FormWithSite } from '../domain/forms/form.mapper.js';
 import type { Submission } from '../generated/prisma/client.js';
 import { fragmentDocument } from './operations.js';
@@ -30,19 +30,24 @@ function projector(schema: GraphQLSchema, fragmentName: string): Project {
   };
 }
 
-const cache = new WeakMap<GraphQLSchema, { form: Project; submission: Project }>();
+const cache = new WeakMap<GraphQLSchema, { form: Project; submission: Project; event: Project }>();
 
 export interface V1Presenters {
   /** The form as `GET /v1/forms/{id}` returns it (`form.*` event data). */
   form: Present<FormWithSite>;
   /** The submission as `GET /v1/submissions/{id}` returns it (`submission.created` data). */
   submission: Present<Submission>;
+  /** The event as `GET /v1/events/{id}` returns it (each message of the event stream). */
+  event: Present<EventPayload>;
 }
 
 /** For a resolver: `schema` is its `info.schema`, so this module never imports the schema it serves. */
 export function v1Presenters(schema: GraphQLSchema, context: RequestContext): V1Presenters {
   let projectors = cache.get(schema);
-  if (!projectors) cache.set(schema, (projectors = { form: projector(schema, 'FormDetail'), submission: projector(schema, 'SubmissionFields') }));
-  const { form, submission } = projectors;
-  return { form: (row) => form(row, context), submission: (row) => submission(row, context) };
+  if (!projectors) {
+    projectors = { form: projector(schema, 'FormDetail'), submission: projector(schema, 'SubmissionFields'), event: projector(schema, 'EventFields') };
+    cache.set(schema, projectors);
+  }
+  const { form, submission, event } = projectors;
+  return { form: (row) => form(row, context), submission: (row) => submission(row, context), event: (row) => event(row, context) };
 }

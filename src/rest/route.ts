@@ -150,7 +150,8 @@ export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undef
   description: string;
   tag: string;
   auth: 'apiKey';
-  scope: Scope;
+  /** null only where the contract says any valid key will do (the event stream: its kinds follow the key's scopes). */
+  scope: Scope | null;
   planGate?: false;
   query?: Q;
   requestHeaders?: string[];
@@ -171,7 +172,7 @@ export interface StreamRoute {
   description: string;
   tag: string;
   auth: 'apiKey';
-  scope: Scope;
+  scope: Scope | null;
   planGate?: false;
   attemptBudget?: undefined;
   paginated?: undefined;

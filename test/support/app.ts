@@ -9,6 +9,8 @@ import { startJobQueue, type JobQueue } from '../../src/infra/jobs.js';
 import { createOutboundFetcher } from '../../src/infra/outbound-fetch.js';
 import { createKeyHasher, createPhiCipher } from '../../src/infra/keyring.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit.js';
+import { MemoryStreamSlots, type StreamSlots } from '../../src/infra/stream-slots.js';
+import { EventStreams } from '../../src/streams/event-streams.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_SECRET_KEY, testHasher } from './seed.js';
 
@@ -57,13 +59,20 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 export async function createTestApp(
-  options: { db?: TestDatabase; rateLimits?: RateLimitStore; env?: Record<string, string>; secrets?: { secretKey: Buffer; previousSecretKeys?: Buffer[] } } = {},
+  options: {
+    db?: TestDatabase;
+    rateLimits?: RateLimitStore;
+    streamSlots?: StreamSlots;
+    env?: Record<string, string>;
+    secrets?: { secretKey: Buffer; previousSecretKeys?: Buffer[] };
+  } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
   // `secrets`: an app under another SECRET_KEY (rotation tests); by default every test's own key.
   const secrets = { secretKey: options.secrets?.secretKey ?? TEST_SECRET_KEY, previousSecretKeys: options.secrets?.previousSecretKeys ?? [] };
   const config = { ...testConfig(options.env), ...secrets };
   const queue = await startJobQueue({ db, databaseUrl: db.url });
+  const streams = new EventStreams({ db, directDatabaseUrl: db.url, slots: options.streamSlots ?? new MemoryStreamSlots() });
   const deps: AppDeps = {
     config,
     db,
@@ -72,6 +81,7 @@ export async function createTestApp(
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
     fetcher: createOutboundFetcher(config),
     queue,
+    streams,
   };
   const app = createApp(deps);
 
@@ -109,6 +119,7 @@ export async function createTestApp(
     },
     graphql: (query, variables = {}, key) => request('POST', '/graphql', { key, body: { query, variables } }),
     close: async () => {
+      await streams.close();
       await queue.stop();
       if (!options.db) await db.close();
     },

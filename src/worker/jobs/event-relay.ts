@@ -3,6 +3,7 @@ import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { EventJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE } from '../../infra/jobs.js';
+import { OUTBOX_CHANNEL } from '../../domain/webhooks/event-feed.service.js';
 import { fanOutInTransaction, type EventFanoutDeps, type FanoutResult } from './event-fanout.job.js';
 
 /**
@@ -75,8 +76,6 @@ export interface EventRelayOptions {
   maxBackoffMs?: number;
 }
 
-/** The channel the OutboxEvent insert trigger notifies (migration outbox_notify). */
-export const OUTBOX_CHANNEL = 'outbox_event';
 
 /**
  * Empties the outbox batch after batch whenever an event is recorded (the insert trigger's NOTIFY, heard through

@@ -1,0 +1,131 @@
+import { comparePositions, readFeed, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
+import type { EventPayload, EventType } from '../domain/webhooks/events.service.js';
+import type { Database } from '../infra/db.js';
+import { FEED_BATCH, type FeedTail, type TailReader } from './feed-tail.js';
+
+/** An open stream: events oldest first, `null` when none came for `idleMs` (the transport's keep-alive). */
+export type EventStream = AsyncIterableIterator<EventPayload | null>;
+
+export interface SubscriberOptions {
+  accountId: number;
+  types: ReadonlySet<EventType>;
+  /** Where it starts: after a resumed event, or the tail's position ("from the moment of connection"). */
+  after: FeedPosition;
+  idleMs: number;
+  /** Rows held for a reader slower than the events: past it, the stream drops them and reads them again later. */
+  maxQueued: number;
+  /** Called once when the stream ends, however it ends. */
+  onEnd: () => void;
+  onSent: () => void;
+}
+
+/**
+ * One stream. It catches up from the table (its account's rows after `sent`, up to the tail's position, batch by
+ * batch), then goes live: from then on the replica's tail hands it the rows it reads. A row is queued only when it
+ * comes after everything queued or sent (`seen`), so the switch from catching up to live neither repeats nor skips.
+ *
+ * Memory is bounded per stream: rows are pulled one at a time by the transport, only as fast as the client reads
+ * (backpressure); a client that falls `maxQueued` rows behind loses its queue and catches up from the table again,
+ * at its own pace, from the last row it was sent.
+ */
+export class EventSubscriber implements EventStream, TailReader {
+  private queue: FeedRow[] = [];
+  private live = false;
+  /** The last row sent (or the start): where catching up resumes. */
+  private sent: FeedPosition;
+  /** The last row sent or queued: what the tail's rows must come after. */
+  private seen: FeedPosition;
+  private ended = false;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly tail: FeedTail,
+    private readonly options: SubscriberOptions,
+  ) {
+    this.sent = options.after;
+    this.seen = options.after;
+    tail.add(this);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  take(rows: readonly FeedRow[]): void {
+    if (!this.live || this.ended) return;
+    const { accountId, types, maxQueued } = this.options;
+    for (const row of rows) {
+      if (row.accountId !== accountId || !types.has(row.type) || comparePositions(row, this.seen) <= 0) continue;
+      this.queue.push(row);
+      this.seen = row;
+    }
+    if (this.queue.length > maxQueued) {
+      this.queue = [];
+      this.live = false;
+      this.seen = this.sent;
+    }
+    this.wakeUp?.();
+  }
+
+  async next(): Promise<IteratorResult<EventPayload | null>> {
+    for (;;) {
+      if (this.ended) return { done: true, value: undefined };
+      const row = this.queue.shift();
+      if (row) {
+        this.sent = row;
+        this.options.onSent();
+        return { done: false, value: row.payload };
+      }
+      if (!this.live) await this.catchUp();
+      else if (!(await this.sleep())) return { done: false, value: null };
+    }
+  }
+
+  /** One batch of the account's rows from the table, up to the tail's position; live once nothing is left below it. */
+  private async catchUp(): Promise<void> {
+    const upTo = this.tail.position;
+    if (upTo === null) throw new Error('the feed tail is not started');
+    const account = { accountId: this.options.accountId, types: [...this.options.types] };
+    const { rows } = await readFeed(this.db, { after: this.seen, account, upTo, limit: FEED_BATCH });
+    if (this.ended) return;
+    this.queue.push(...rows);
+    const last = rows.at(-1);
+    if (last) this.seen = last;
+    if (rows.length === FEED_BATCH) return;
+    if (comparePositions(this.seen, upTo) < 0) this.seen = upTo;
+    // No await since the tail's position was compared: the tail hands on nothing in between.
+    const now = this.tail.position;
+    if (now !== null && comparePositions(now, upTo) === 0) this.live = true;
+  }
+
+  /** True when woken (rows, or the end), false after `idleMs` of nothing. */
+  private sleep(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = null;
+        resolve(false);
+      }, this.options.idleMs);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve(true);
+      };
+    });
+  }
+
+  /** Ends the stream (the client went away, or the replica drains): a pending `next()` returns done. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.queue = [];
+    this.tail.remove(this);
+    this.options.onEnd();
+    this.wakeUp?.();
+  }
+
+  async return(): Promise<IteratorResult<EventPayload | null>> {
+    this.end();
+    return { done: true, value: undefined };
+  }
+}

@@ -1,0 +1,113 @@
+import { comparePositions, OUTBOX_CHANNEL, readFeed, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
+import type { Database } from '../infra/db.js';
+import { listenChannel, type ChannelListener } from '../infra/db-listen.js';
+import { logger } from '../infra/log.js';
+
+/** Rows per read, for the tail and for a stream catching up alike. */
+export const FEED_BATCH = 500;
+
+/** What the tail hands new rows to: the open streams of this replica. */
+export interface TailReader {
+  /** Rows past the tail's previous position, in order; the tail's `position` is already the new one. */
+  take(rows: readonly FeedRow[]): void;
+}
+
+/** Far past any transaction id: a read "after" it returns no row, only the watermark. */
+const END: FeedPosition = { txid: '9223372036854775807', id: 0 };
+
+/**
+ * A replica's one reader of the event feed: every open stream of the replica is served from its reads, so a wake-up
+ * costs ONE statement however many streams are open, and no stream holds a connection while idle. It reads on every
+ * NOTIFY of the outbox (one LISTEN connection per replica), on every (re)connection of that listener (notifications
+ * sent meanwhile are lost), and every `pollMs` while streams are open (the fallback; also what moves it on once a
+ * long transaction that held the watermark back ends). A notification is only a wake-up: what is sent is what is
+ * read from the table after `position`, so a lost notification delays an event, never skips it.
+ */
+export class FeedTail {
+  /** Every row before it has been handed on; null until started. */
+  position: FeedPosition | null = null;
+  private readonly readers = new Set<TailReader>();
+  private starting: Promise<void> | null = null;
+  private listener: ChannelListener | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: { directDatabaseUrl: string | null; pollMs: number },
+  ) {}
+
+  /** Resolves once `position` is known and the listener is up (the first stream of the replica pays for it). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      this.position = (await readFeed(this.db, { after: END, limit: 0 })).watermark;
+      this.listener = await listenChannel(this.db, this.options.directDatabaseUrl, OUTBOX_CHANNEL, () => this.wake());
+      if (this.stopped) await this.listener.close();
+    })();
+    return this.starting.catch((error: unknown) => {
+      // A failed start is tried again by the next stream.
+      this.starting = null;
+      throw error;
+    });
+  }
+
+  add(reader: TailReader): void {
+    this.readers.add(reader);
+    if (!this.timer && !this.stopped) {
+      this.timer = setInterval(() => this.wake(), this.options.pollMs);
+      this.timer.unref();
+    }
+  }
+
+  remove(reader: TailReader): void {
+    this.readers.delete(reader);
+    if (this.readers.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Reads whatever is new; a wake-up during a read makes one more read after it, never two at once. */
+  wake(): void {
+    if (this.stopped || this.position === null || this.readers.size === 0) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.readAll().finally(() => {
+      this.running = false;
+    });
+  }
+
+  private async readAll(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        const after = this.position;
+        if (after === null) return;
+        const { rows, watermark } = await readFeed(this.db, { after, limit: FEED_BATCH });
+        if (this.stopped) return;
+        const last = rows.at(-1);
+        // A full batch: more may follow below the watermark; read again from its last row.
+        if (rows.length === FEED_BATCH && last) {
+          this.position = { txid: last.txid, id: last.id };
+          this.again = true;
+        } else if (comparePositions(watermark, after) > 0) this.position = watermark;
+        if (rows.length) for (const reader of this.readers) reader.take(rows);
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      // The next wake-up (the poll at the latest) reads again from the same position: nothing is skipped.
+      if (!this.stopped) logger.error({ error: error instanceof Error ? error.message : String(error) }, 'event stream tail: read failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.starting?.catch(() => undefined);
+    await this.listener?.close();
+  }
+}
