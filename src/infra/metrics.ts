@@ -62,6 +62,18 @@ export const webhookDeliveryLatency = new Histogram({
   registers: [registry],
 });
 
+export const eventStreamsOpen = new Gauge({
+  name: 'event_streams_open',
+  help: 'Live event streams open on this replica (GET /v1/events/stream and GraphQL subscriptions together).',
+  registers: [registry],
+});
+
+export const eventStreamEventsSent = new Counter({
+  name: 'event_stream_events_sent_total',
+  help: 'Events sent on this replica\'s live event streams.',
+  registers: [registry],
+});
+
 /** Where the scrape-time series read from: set once per process by its entry point (or a test's app). */
 export interface ScrapeSources {
   /** The age in seconds of the oldest event not yet fanned out, or 0 when none waits. */

@@ -1,11 +1,12 @@
 import DataLoader from 'dataloader';
 import { requireApiKeyViewer, type RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { deliveriesOfEvents, getEventOrThrow, listEvents } from '../domain/webhooks/event-history.service.js';
+import { deliveriesOfEvents, getEventOrThrow, listEvents, visibleEventTypes } from '../domain/webhooks/event-history.service.js';
 import { assertFilterDate, type DeliveryView } from '../domain/webhooks/deliveries.service.js';
 import { EVENT_TYPES, type EventPayload } from '../domain/webhooks/events.service.js';
 import { isEventType } from '../domain/webhooks/webhooks.service.js';
 import { builder } from './builder.js';
+import { LiveEvents } from './live-events.js';
 import { pageField, pageRef } from './pagination.js';
 import { WebhookDeliveryRef } from './webhook-delivery.js';
 
@@ -78,5 +79,31 @@ builder.queryFields((t) => ({
       const viewer = requireApiKeyViewer(context);
       return getEventOrThrow(context.deps.db, viewer.accountId, viewer.scopes, args.id);
     },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  events: t.field({
+    type: EventRef,
+    description:
+      'Live events (contract §7.2) over server-sent events: POST /graphql with Accept: text/event-stream. The kinds whose read scope the key holds, optionally one type, from the moment of subscribing; at most 5 open streams per key, with GET /v1/events/stream',
+    authScopes: { apiKey: true },
+    args: { type: t.arg.string({ description: EVENT_TYPES.join(' | ') }) },
+    subscribe: async (_root, args, context) => {
+      const viewer = requireApiKeyViewer(context);
+      if (args.type != null && !isEventType(args.type)) {
+        throw new AppError('validation_failed', { fields: [{ field: 'type', message: `type must be one of ${EVENT_TYPES.join(', ')}` }] });
+      }
+      const types = visibleEventTypes(viewer.scopes).filter((type) => args.type == null || type === args.type);
+      const stream = await context.deps.streams.openStream({
+        accountId: viewer.accountId,
+        keyId: viewer.keyId,
+        types,
+        resume: null,
+        idleMs: context.deps.config.streamKeepAliveMs,
+      });
+      return new LiveEvents(stream);
+    },
+    resolve: (event) => event,
   }),
 }));

@@ -2,6 +2,7 @@ import { feedPositionOf } from '../domain/webhooks/event-feed.service.js';
 import type { EventType } from '../domain/webhooks/events.service.js';
 import { AppError, validationFailed } from '../errors.js';
 import type { Database } from '../infra/db.js';
+import { eventStreamEventsSent, eventStreamsOpen } from '../infra/metrics.js';
 import type { StreamSlots } from '../infra/stream-slots.js';
 import { FeedTail } from './feed-tail.js';
 import { EventSubscriber, type EventStream } from './event-subscriber.js';
@@ -87,11 +88,16 @@ export class EventStreams {
       maxQueued: this.options.maxQueued ?? 1000,
       onEnd: () => {
         this.open.delete(subscriber);
+        eventStreamsOpen.dec();
         release();
       },
-      onSent: () => void (this.sent += 1),
+      onSent: () => {
+        this.sent += 1;
+        eventStreamEventsSent.inc();
+      },
     });
     this.open.add(subscriber);
+    eventStreamsOpen.inc();
     // A draining replica opens nothing new: the stream ends at once and its client resumes on another replica.
     if (this.closed) subscriber.end();
     return subscriber;

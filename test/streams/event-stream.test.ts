@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { outboxRow } from '../../src/domain/webhooks/events.service.js';
+import { eventStreamEventsSent, eventStreamsOpen } from '../../src/infra/metrics.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { formFixture, seedAccount, siteFixture } from '../support/seed.js';
@@ -66,8 +67,10 @@ describe('GET /v1/events/stream', () => {
   it('sends each new event as GET /v1/events/{id} answers it, and costs 1 point to open', async () => {
     const before = await t.request('GET', '/v1/forms', { key });
     const remaining = Number(before.headers.get('x-ratelimit-remaining'));
+    const sentBefore = (await eventStreamEventsSent.get()).values[0]?.value ?? 0;
     const stream = await open();
     expect(stream.response.status).toBe(200);
+    expect((await eventStreamsOpen.get()).values[0]?.value).toBe(1);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.response.headers.get('cache-control')).toBe('no-cache');
     expect(Number(stream.response.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
@@ -83,6 +86,7 @@ describe('GET /v1/events/stream', () => {
     }
     expect(stream.events.map((m) => m.type)).toStrictEqual(['submission.created', 'form.updated']);
     expect(stream.events.map((m) => m.body.type)).toStrictEqual(['submission.created', 'form.updated']);
+    expect((await eventStreamEventsSent.get()).values[0]?.value).toBe(sentBefore + 2);
     // Only its own account's events.
     await ingest('Elsewhere', other);
     await rename('Contact');
@@ -218,3 +222,57 @@ describe('GET /v1/events/stream', () => {
     }
   });
 });
+
+describe('subscription { events } over server-sent events', () => {
+  const SUBSCRIBE = 'subscription Live($type: String) { events(type: $type) { id type createdAt data } }';
+  async function subscribe(variables: Record<string, unknown> = {}, k = key): Promise<SseClient> {
+    const client = await SseClient.open(`${baseUrl}/graphql`, {
+      key: k,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: SUBSCRIBE, variables }),
+    });
+    clients.push(client);
+    return client;
+  }
+
+  it('sends each new event the key may see as GET /v1/events/{id} answers it', async () => {
+    const live = await subscribe();
+    const formsOnly = await subscribe({}, acme.apiKeys.forms!.key);
+    expect(live.response.status).toBe(200);
+    expect(live.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(2);
+    await ingest('Ada');
+    await rename('Renamed');
+    await live.waitForEvents(2);
+    await formsOnly.waitForEvents(1);
+    const ids = (await history()).map((event) => event.id);
+    const expected = await Promise.all(ids.map(async (id) => ({ data: { events: (await t.request('GET', `/v1/events/${id}`, { key })).body } })));
+    expect(live.results).toStrictEqual(expected);
+    expect(formsOnly.results).toStrictEqual([expected[1]]);
+  });
+
+  it('shares the cap of 5 with the REST streams, and gives the slot back when the client goes away', async () => {
+    const rest = await Promise.all(Array.from({ length: 4 }, () => open()));
+    const fifth = await subscribe();
+    await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(5);
+    const sixth = await t.app.fetch(
+      new Request('http://gateway.test/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: SUBSCRIBE }),
+      }),
+    );
+    // GraphQL over SSE: the refusal is the one result of the stream, its status the code's (429).
+    expect(sixth.status).toBe(429);
+    const next = /event: next\ndata: (.*)\n/.exec(await sixth.text());
+    expect(JSON.parse(next![1]!)).toStrictEqual({
+      errors: [{ message: 'Too many open event streams for this API key', locations: [{ line: 1, column: 36 }], path: ['events'], extensions: { code: 'too_many_streams', cap: 5 } }],
+    });
+    expect((await t.request('GET', '/v1/events/stream', { key })).status).toBe(429);
+    await fifth.close();
+    await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(4);
+    expect(rest).toHaveLength(4);
+  });
+});
+
