@@ -6,6 +6,8 @@ import type { AppDeps } from './deps.js';
 import { AppError } from './errors.js';
 import { rawStatement, sql } from './infra/sql.js';
 import { createFieldRateLimiter } from './schema/field-rate-limit.js';
+import { GRAPHIQL_OPTIONS, graphiqlAsset, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphql/graphiql-page.js';
+import { faviconResponse } from './page-headers.js';
 import { documentResponder } from './rest/conditional.js';
 import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -30,17 +32,6 @@ export interface App {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-const GRAPHIQL_QUERY = `# Replace svc_live_… in the Headers tab below with your API key (npm start prints the demo's once).
-query Dashboard {
-  forms(limit: 10) {
-    data { id name submissionCount domain { domain } latestSubmissions(limit: 3) { id createdAt } }
-    pagination { total }
-  }
-}
-`;
-
-const GRAPHIQL_HEADERS = '{"Authorization": "Bearer svc_live_…"}';
 
 /**
  * Browser dashboards may call /graphql from any origin. A key travels only in the Authorization header, never in a
@@ -79,18 +70,10 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     // The body cap is MAX_BODY_BYTES, as on /v1 (src/request-body.ts, applied in useRequestLimits).
     maxRequestBodySize: false,
     maskedErrors: { maskError: errorLog.maskError },
-    // The self-contained GraphiQL bundle is ~30 MB of heap once loaded: only a browser opening /graphql pays for it.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    // A placeholder, never a real key: the page is served without auth, so whatever it embeds is public.
-    graphiql: {
-      title: 'widgets-gateway GraphiQL',
-      defaultQuery: GRAPHIQL_QUERY,
-      headers: GRAPHIQL_HEADERS,
-      defaultHeaders: GRAPHIQL_HEADERS,
-      defaultEditorToolsVisibility: 'headers',
-    },
+    renderGraphiQL: renderGraphiQLPage,
+    graphiql: GRAPHIQL_OPTIONS,
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestShape(), useRequestLimits(), useJit(), useResponseHeaders(), errorLog.plugin, useOperationMetrics()],
+    plugins: [useRequestShape(), useRequestLimits(), useJit(), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
@@ -118,6 +101,18 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     if (pathname === '/v1/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) {
       context.log.route = `${request.method} /v1/openapi.json`;
       return openapi(request);
+    }
+    if (pathname === '/favicon.ico' && (request.method === 'GET' || request.method === 'HEAD')) {
+      context.log.route = `${request.method} /favicon.ico`;
+      return faviconResponse();
+    }
+    if (pathname.startsWith('/graphiql/') && (request.method === 'GET' || request.method === 'HEAD')) {
+      const asset = await graphiqlAsset(request, pathname);
+      // As under /docs: only a file that exists names the route.
+      if (asset) {
+        context.log.route = `${request.method} ${pathname}`;
+        return asset;
+      }
     }
     if ((pathname === '/docs' || pathname.startsWith('/docs/')) && (request.method === 'GET' || request.method === 'HEAD')) {
       const page = await referenceResponse(pathname);
