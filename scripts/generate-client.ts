@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createConfig, formatProblems, getTotals, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { compileShapes } from '../src/rest/facade.js';
+import { compileShapes } from '../src/rest/run-row.js';
 import { buildOpenApi } from '../src/rest/openapi.js';
 import { loadOperations } from '../src/rest/operations.js';
 import { routes } from '../src/rest/routes.js';

@@ -14,6 +14,7 @@ import { buildOpenApi } from './rest/openapi.js';
 import { loadOperations } from './rest/operations.js';
 import { referenceResponse } from './rest/reference-page.js';
 import { routes } from './rest/routes.js';
+import { createRowRunner } from './rest/run-row.js';
 import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
@@ -52,8 +53,9 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   observeDependencies(deps.db, deps.queue);
   const schema = toSchema();
   const operations = loadOperations(schema);
-  const rest = createRestFacade(schema, operations, routes);
-  const openapi = documentResponder(JSON.stringify(buildOpenApi(routes, rest.shapes)), 'application/json; charset=utf-8');
+  const runner = createRowRunner(schema, operations, routes);
+  const rest = createRestFacade(schema, runner, routes);
+  const openapi = documentResponder(JSON.stringify(buildOpenApi(routes, runner.shapes)), 'application/json; charset=utf-8');
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
     store: deps.rateLimits,

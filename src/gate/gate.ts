@@ -57,18 +57,24 @@ export interface AdmitOptions {
 }
 
 /**
- * THE gate of both transports, in the decided order: authenticate (401) → plan gate (402) → hourly budget (429)
+ * THE gate of every transport, in the decided order: authenticate (401) → plan gate (402) → hourly budget (429)
  * → scope (403). Leaves the viewer on the context and the rate-limit headers in `context.responseHeaders`
  * (every response after the budget step carries them, a 500 included); throws the AppError of the first failure.
  */
 export async function admit(policy: GatePolicy, headers: Headers, context: RequestContext, options: AdmitOptions = {}): Promise<void> {
-  const peek = options.peek === true;
+  await identify(policy, headers, context);
+  await pass(policy, context, options);
+}
+
+/**
+ * The gate's first two steps: authenticate (401) → plan gate (402), leaving the viewer on the context. /mcp takes
+ * them once per request, before any method, and `pass`es each tool call's route (decisions §7.3).
+ */
+export async function identify(policy: GatePolicy, headers: Headers, context: RequestContext): Promise<void> {
   if (policy.auth === 'siteKey') {
     const viewer = await authenticateSiteKey(context.deps, headers.get('x-service-site-key'));
     context.viewer = viewer;
     context.log.accountId = viewer.accountId;
-    await spendAll(policy, context, peek);
-    if (peek) options.peeked = true;
     return;
   }
   const viewer = await authenticateApiKey(context.deps, headers.get('authorization'));
@@ -76,9 +82,14 @@ export async function admit(policy: GatePolicy, headers: Headers, context: Reque
   context.log.accountId = viewer.accountId;
   context.log.keyId = viewer.keyId;
   if (policy.planGate !== false) assertPlanAllowsApi(viewer);
+}
+
+/** The gate's last two steps for the viewer `identify` left on the context: hourly budget (429) → scope (403). */
+export async function pass(policy: GatePolicy, context: RequestContext, options: AdmitOptions = {}): Promise<void> {
+  const peek = options.peek === true;
   await spendAll(policy, context, peek);
   if (peek) options.peeked = true;
-  if (policy.scope) assertScope(viewer, policy.scope);
+  if (policy.scope && context.viewer?.kind === 'apiKey') assertScope(context.viewer, policy.scope);
 }
 
 /**

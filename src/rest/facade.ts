@@ -1,16 +1,14 @@
 import { Response } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
-import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { AppError, validationFailed } from '../errors.js';
+import { AppError } from '../errors.js';
 import { logger } from '../infra/log.js';
 import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
-import { parsePaginationQuery } from '../domain/pagination.js';
-import { assertJsonInput, parseIdText, parseInput } from '../domain/validation.js';
-import { runOperation, type OperationStore } from './operations.js';
+import { assertJsonInput } from '../domain/validation.js';
 import { v1Presenters } from './present.js';
-import { compileResponseShape, type ResponseShape } from './response-shape.js';
-import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
+import type { ResponseShape } from './response-shape.js';
+import { isStreamRoute, type Route, type TableRoute } from './route.js';
+import { parseRowInput, type RowRunner } from './run-row.js';
 import { streamedResponse } from './streamed-body.js';
 import { readBodyText } from '../request-body.js';
 import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
@@ -19,43 +17,16 @@ interface CompiledRoute {
   route: TableRoute;
   pattern: RegExp;
   /** The path's `{name}` placeholders, in order. */
-  names: (keyof ParsedInput['params'])[];
+  names: string[];
 }
 
 function compile(route: TableRoute): CompiledRoute {
-  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as keyof ParsedInput['params']);
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '');
   const source = route.path
     .split(/\{\w+\}/)
     .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
     .join('([^/]+)');
   return { route, pattern: new RegExp(`^${source}$`), names };
-}
-
-/**
- * Path ids, the one place they are read: percent-decoded, then canonical integers (parseIdText; 400 `invalid_id`
- * otherwise), except an event's public id (`evt_…`), which is looked up as it is (anything else is simply not
- * found). A malformed encoding (`%`, `%zz`, `%C0%AF`) makes decodeURIComponent throw: just another malformed id
- * (400 `invalid_id`) on every route, never a 500.
- */
-function parseParams(compiled: CompiledRoute, path: string): ParsedInput['params'] {
-  const values = compiled.pattern.exec(path)?.slice(1) ?? [];
-  const params: ParsedInput['params'] = {};
-  compiled.names.forEach((name, index) => {
-    let raw: string;
-    try {
-      raw = decodeURIComponent(values[index] ?? '');
-    } catch {
-      throw new AppError('invalid_id');
-    }
-    if (name === 'eventId') {
-      params.eventId = raw;
-      return;
-    }
-    const id = parseIdText(raw);
-    if (id === null) throw new AppError('invalid_id');
-    params[name] = id;
-  });
-  return params;
 }
 
 /**
@@ -99,38 +70,10 @@ async function readJsonBody(request: Request): Promise<unknown> {
   return body;
 }
 
-function parseQuery(route: TableRoute, url: URL): Record<string, unknown> {
-  const raw = Object.fromEntries(url.searchParams);
-  if (url.searchParams.size > Object.keys(raw).length) refuseRepeatedParameter(route, url.searchParams);
-  const page = route.paginated ? parsePaginationQuery(raw.page, raw.limit) : {};
-  const { page: _page, limit: _limit, ...rest } = raw;
-  const extra = route.query ? parseInput(route.query, rest) : {};
-  return { ...page, ...extra };
-}
-
-/**
- * A parameter the route reads, given twice, is ambiguous: `?status=failed&status=pending` would otherwise filter on
- * one of the two and answer as if that were the question. Refused instead; a parameter the route ignores may repeat.
- */
-function refuseRepeatedParameter(route: TableRoute, params: URLSearchParams): void {
-  const seen = new Set<string>();
-  for (const name of params.keys()) {
-    if (seen.has(name)) {
-      if (route.paginated && (name === 'page' || name === 'limit')) throw new AppError('invalid_pagination');
-      if (route.query && Object.hasOwn(route.query.shape, name)) throw validationFailed([{ field: name, message: 'must be given once' }]);
-    }
-    seen.add(name);
-  }
-}
-
 /** A streamed body that failed after its first byte: the name only, never row data. */
 function logStreamFailure(context: RequestContext, error: unknown): void {
   const name = error instanceof Error ? error.name : typeof error;
   logger.error({ requestId: context.requestId, route: context.log.route, error: { name } }, 'stream failed');
-}
-
-function parseBody(validator: z.ZodType | BodyValidator, value: unknown): unknown {
-  return validator instanceof z.ZodType ? parseInput(validator, value) : validator.parse(value);
 }
 
 export interface RestFacade {
@@ -141,32 +84,11 @@ export interface RestFacade {
 }
 
 /**
- * Each operation row's response shape, compiled from its pinned operation against the schema (fails start on a
- * mismatch). A streamed row has none; the operations its NDJSON lines are the bodies of must exist.
- */
-export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): Map<Route, ResponseShape> {
-  const shapes = new Map<Route, ResponseShape>();
-  for (const route of routes) {
-    if (isStreamRoute(route)) {
-      for (const media of Object.values(route.success.media)) {
-        if ('linesOf' in media && !operations.has(media.linesOf)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${media.linesOf}`);
-      }
-      continue;
-    }
-    const operation = operations.get(route.operation);
-    if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-    shapes.set(route, compileResponseShape(schema, operation.document, route.shape));
-  }
-  return shapes;
-}
-
-/**
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): RestFacade {
+export function createRestFacade(schema: GraphQLSchema, runner: RowRunner, routes: TableRoute[]): RestFacade {
   const compiled = routes.map(compile);
-  const shapes = compileShapes(schema, operations, routes);
   const conditionalGets = createConditionalGets();
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
@@ -197,12 +119,13 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     try {
       await admit(route, request.headers, context, gate);
 
-      const input: ParsedInput = {
-        params: parseParams(found, path),
-        query: parseQuery(route, url),
-        body: route.body ? parseBody(route.body, await readJsonBody(request)) : undefined,
+      const values = found.pattern.exec(path)?.slice(1) ?? [];
+      const input = await parseRowInput(route, {
+        path: Object.fromEntries(found.names.map((name, index) => [name, values[index] ?? ''])),
+        query: url.searchParams,
+        readBody: () => readJsonBody(request),
         headers: request.headers,
-      };
+      });
       // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
       if (isStreamRoute(route)) {
         const streamed = await route.stream(input, context, { present: v1Presenters(schema, context) });
@@ -217,21 +140,17 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
       // ── conditional-request hook (src/rest/conditional.ts) ──
       const known = condition && (await conditionalGets.shortcut(route, context, input, condition));
       if (known) return notModified(known, context.responseHeaders);
-      const data = await runOperation(operations, route.operation, context, route.variables(input));
-      const shape = shapes.get(route);
-      const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
-      const outcome = route.outcome?.(data, body);
-      const status = outcome?.status ?? route.success.status;
+      const { status, headers, body } = await runner.run(route, input, context);
       if (route.method === 'GET' && status === 200 && body !== undefined) {
         const json = JSON.stringify(body);
         const etag = conditionalGets.settle(route, context, input, json);
         if (condition && matches(condition, etag)) return notModified(etag, context.responseHeaders);
         await charge();
-        return jsonTextResponse(200, json, { ...context.responseHeaders, ...outcome?.headers, ...CACHE_HEADERS, ETag: etag });
+        return jsonTextResponse(200, json, { ...context.responseHeaders, ...headers, ...CACHE_HEADERS, ETag: etag });
       }
       await charge(); // any other answer to a conditional GET is charged like the request it is
       // ── end of the hook ──
-      return jsonResponse(status, body, { ...context.responseHeaders, ...outcome?.headers });
+      return jsonResponse(status, body, { ...context.responseHeaders, ...headers });
     } catch (error) {
       // 401 and 402 come before the rate-limit step, so the context has no budget headers for them. A conditional
       // GET that fails after its peek passed is charged like any request (or refused, if the budget ran out meanwhile).
@@ -250,5 +169,5 @@ export function createRestFacade(schema: GraphQLSchema, operations: OperationSto
     }
   }
 
-  return { routes, shapes, handle };
+  return { routes, shapes: runner.shapes, handle };
 }

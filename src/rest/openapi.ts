@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import recordedExamples from './openapi-examples.json' with { type: 'json' };
 import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
@@ -6,11 +5,7 @@ import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import type { ResponseShape, JsonSchema } from './response-shape.js';
 import { isStreamRoute, type Route, type TableRoute } from './route.js';
-
-const toJsonSchema = (schema: z.ZodType): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-};
+import { requestBodySchema, routeParameters, toJsonSchema } from './route-parameters.js';
 
 /** A streamed body (the export) is not tagged: its answer is produced as it is read, so no tag exists before it. */
 const isConditional = (route: TableRoute): boolean => route.method === 'GET' && !isStreamRoute(route);
@@ -31,21 +26,7 @@ const errorSchema: JsonSchema = {
 };
 
 function parameters(route: TableRoute): JsonSchema[] {
-  const list: JsonSchema[] = [];
-  for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
-    const schema = name === 'eventId' ? { type: 'string', description: 'evt_…' } : { type: 'integer', minimum: 1, maximum: 2147483647 };
-    list.push({ name, in: 'path', required: true, schema });
-  }
-  if (route.paginated) {
-    list.push({ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 1 } });
-    // No `maximum`: a larger limit is accepted and clamped, and a strict client must not refuse what the service takes.
-    list.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 20 }, description: 'page size; values above 100 are clamped to 100' });
-  }
-  for (const [name, schema] of Object.entries(route.query?.shape ?? {})) {
-    const description = (schema as z.ZodType).description;
-    list.push({ name, in: 'query', required: false, schema: toJsonSchema(schema as z.ZodType), ...(description && { description }) });
-  }
-  for (const name of route.requestHeaders ?? []) list.push({ name, in: 'header', required: false, schema: { type: 'string', maxLength: 256 } });
+  const list: JsonSchema[] = routeParameters(route).map((parameter) => ({ ...parameter }));
   if (isConditional(route)) {
     list.push({
       name: 'If-None-Match',
@@ -125,7 +106,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
       ...rateLimitHeaders(route.success.status),
       ...Object.fromEntries([...(route.success.headers ?? []), ...(isConditional(route) ? CONDITIONAL_HEADERS : [])].map((name) => [name, { schema: { type: 'string' } }])),
     };
-    const requestBody = route.body && (route.body instanceof z.ZodType ? route.body : route.body.schema);
+    const requestBody = requestBodySchema(route);
     const operation: JsonSchema = {
       operationId: route.operationId,
       summary: route.summary,
@@ -138,7 +119,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
         requestBody: {
           required: true,
           description: `A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field)`,
-          content: { 'application/json': { schema: toJsonSchema(requestBody) } },
+          content: { 'application/json': { schema: requestBody } },
         },
       }),
       responses: {

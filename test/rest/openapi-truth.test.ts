@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
-import { compileShapes } from '../../src/rest/facade.js';
+import { compileShapes } from '../../src/rest/run-row.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';
 import { loadOperations } from '../../src/rest/operations.js';
 import { isStreamRoute, type TableRoute } from '../../src/rest/route.js';
