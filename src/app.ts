@@ -17,6 +17,7 @@ import { routes } from './rest/routes.js';
 import { createRowRunner } from './rest/run-row.js';
 import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
+import type { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 import { createGraphQLErrorLog } from './schema/use-error-log.js';
 import { useJit } from './schema/use-jit.js';
@@ -56,6 +57,10 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   const runner = createRowRunner(schema, operations, routes);
   const rest = createRestFacade(schema, runner, routes);
   const openapi = documentResponder(JSON.stringify(buildOpenApi(routes, runner.shapes)), 'application/json; charset=utf-8');
+  // Loaded by the first /mcp request: the SDK and the derived tools cost a gateway that serves no agent nothing.
+  let mcp: Promise<McpEndpoint> | undefined;
+  const mcpEndpoint = (): Promise<McpEndpoint> =>
+    (mcp ??= import('./mcp/mcp-endpoint.js').then(async ({ createMcpEndpoint }) => createMcpEndpoint((await import('./mcp/tools.js')).deriveTools(routes, runner.shapes), runner)));
   const limitField = createFieldRateLimiter<RequestContext>({
     identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
     store: deps.rateLimits,
@@ -100,6 +105,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       context.log.route = `${request.method} /graphql`;
       return yoga.fetch(request, { requestContext: context });
     }
+    if (pathname === '/mcp') return (await mcpEndpoint()).handle(request, context);
     if (pathname === '/v1/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) {
       context.log.route = `${request.method} /v1/openapi.json`;
       return openapi(request);

@@ -3,9 +3,10 @@ import { dashboardStage } from './dashboard.js';
 import { embeddedMemoryStage } from './embedded-memory.js';
 import { exportStage } from './export.js';
 import { importStage } from './import.js';
+import { mcpStage } from './mcp.js';
 import { revalidation } from './revalidation.js';
 import type { Stage } from './stage.js';
 import { webhooksStage } from './webhooks.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [dashboardStage, revalidation, exportStage, webhooksStage, importStage, coldStartStage, embeddedMemoryStage];
+export const STAGES: Stage[] = [dashboardStage, revalidation, mcpStage, exportStage, webhooksStage, importStage, coldStartStage, embeddedMemoryStage];
