@@ -10,8 +10,22 @@ export interface Config {
   nodeEnv: string;
   /** null: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | null;
-  /** DIRECT_DATABASE_URL (default DATABASE_URL): a connection that bypasses any pooler, for LISTEN and migrations. */
+  /**
+   * A connection straight to PostgreSQL, never through a pooler (DIRECT_DATABASE_URL, default DATABASE_URL): what
+   * needs a session of its own (LISTEN/NOTIFY, the migration lock) goes here.
+   */
   directDatabaseUrl: string | null;
+  /**
+   * `transaction`: DATABASE_URL points at a pooler in transaction mode (PgBouncer < 1.21), so no statement is
+   * prepared under a name (the next transaction may run on another server connection). `none`: a direct URL.
+   */
+  databasePooler: 'none' | 'transaction';
+  /** Connections of the process's main pool (requests' and Prisma's statements, the worker's deliveries and emails). */
+  databasePoolSize: number;
+  /** Connections of the job queue's (pg-boss) pool. */
+  jobQueuePoolSize: number;
+  /** Connections of the worker's outbox relay and fan-out (opened only where a worker runs). */
+  pipelinePoolSize: number;
   dataDir: string;
   redisUrl: string | null;
   migrateOnStart: boolean;
@@ -123,6 +137,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
   const directDatabaseUrl = env.DIRECT_DATABASE_URL || databaseUrl;
   if (directDatabaseUrl && !/^postgres(ql)?:\/\//.test(directDatabaseUrl)) throw new ConfigError('DIRECT_DATABASE_URL must be a postgresql:// URL');
+  if (directDatabaseUrl && !databaseUrl) throw new ConfigError('DIRECT_DATABASE_URL needs DATABASE_URL');
+  const databasePooler = env.DATABASE_POOLER || 'none';
+  if (databasePooler !== 'none' && databasePooler !== 'transaction') throw new ConfigError(`DATABASE_POOLER must be none or transaction, got "${databasePooler}"`);
   const dataDir = resolve(env.DATA_DIR || './.data');
   const nodeEnv = env.NODE_ENV ?? 'development';
   const outboundTestResolve = env.OUTBOUND_TEST_RESOLVE || null;
@@ -141,6 +158,10 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     databaseUrl,
     directDatabaseUrl,
+    databasePooler,
+    databasePoolSize: positiveInt(env, 'DATABASE_POOL_SIZE', 10),
+    jobQueuePoolSize: positiveInt(env, 'JOB_QUEUE_POOL_SIZE', 4),
+    pipelinePoolSize: positiveInt(env, 'PIPELINE_POOL_SIZE', 2),
     dataDir,
     redisUrl: env.REDIS_URL || null,
     migrateOnStart: flag(env, 'MIGRATE_ON_START', true),

@@ -5,7 +5,7 @@ import { DataDirLockedError, openDatabase } from './infra/db.js';
 import { trackConnections } from './http-drain.js';
 import { createHttpServer } from './server.js';
 import { createDemoData, isDatabaseEmpty, type DemoData } from './fixtures/demo.service.js';
-import { startJobQueue } from './infra/jobs.js';
+import { queueConnections, startJobQueue } from './infra/jobs.js';
 import { createOutboundFetcher } from './infra/outbound-fetch.js';
 import { migrate } from './infra/migrations.js';
 import { createRateLimitStore } from './infra/rate-limit.js';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const applied = config.migrateOnStart ? await migrate(db) : [];
   const hasher = createKeyHasher(config);
   const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
-  const queue = await startJobQueue({ db, databaseUrl: config.databaseUrl });
+  const queue = await startJobQueue({ db, ...queueConnections(config), listen: config.workersInProcess });
   const fetcher = createOutboundFetcher(config);
   // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;

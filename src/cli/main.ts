@@ -68,7 +68,7 @@ async function run(argv: string[]): Promise<unknown> {
   const action: Action = await parser(args);
 
   const config = loadConfig();
-  const db: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db: Database = await openDatabase(config);
   try {
     // Same schema as the server would see: pending migrations first, whatever the command.
     const applied = await migrate(db);

@@ -99,24 +99,35 @@ function statementName(text: string): string | undefined {
 
 type PgQueryable = Pick<pg.PoolClient, 'query'> | Pick<pg.Pool, 'query'>;
 
-async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unknown[]): Promise<Row[]> {
-  const name = statementName(text);
+async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unknown[], named: boolean): Promise<Row[]> {
+  const name = named ? statementName(text) : undefined;
   const result = await on.query({ ...(name && { name }), text, values: driverValues(values), types: pgTypes });
   return result.rows as Row[];
 }
 
-export function pgDriverSql(pool: pg.Pool, onQuery?: (sql: string) => void): DriverSql {
+export interface PgDriverOptions {
+  onQuery?: ((sql: string) => void) | undefined;
+  /**
+   * Prepare statements under a name (default). Off behind a pooler in transaction mode: a name prepared on one
+   * server connection is unknown on the next one the pooler hands out (`26000`), or already there (`42P05`).
+   */
+  namedStatements?: boolean;
+}
+
+export function pgDriverSql(pool: pg.Pool, options: PgDriverOptions = {}): DriverSql {
+  const { onQuery } = options;
+  const named = options.namedStatements ?? true;
   return {
     sql: async <Row>(query: Statement<Row>) => {
       const { text, values } = textOf(query);
       onQuery?.(text);
-      return pgRows<Row>(pool, text, values);
+      return pgRows<Row>(pool, text, values, named);
     },
     transaction: async <T>(fn: (tx: SqlTransaction) => Promise<T>) => {
       const client = await pool.connect();
       const run = async (text: string, values: readonly unknown[] = []): Promise<unknown[]> => {
         onQuery?.(text);
-        return pgRows(client, text, values);
+        return pgRows(client, text, values, named);
       };
       let broken: Error | undefined;
       try {

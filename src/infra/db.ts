@@ -39,6 +39,14 @@ export interface Database extends DriverSql {
 export interface DatabaseOptions {
   /** null: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | null;
+  /** Where sessions go (`withSession`: migrations, their advisory lock), never through a pooler. Default: databaseUrl. */
+  directDatabaseUrl?: string | null;
+  /** `transaction`: a pooler in transaction mode sits behind databaseUrl (config.ts), so no statement is named. */
+  databasePooler?: 'none' | 'transaction';
+  /** The main pool's connections (default 10); Prisma's adapter draws on the same pool. */
+  databasePoolSize?: number;
+  /** The relay's and the fan-out jobs' pool (default 2), opened on first use. */
+  pipelinePoolSize?: number;
   dataDir: string;
   /** Called once per SQL statement sent, by Prisma or `sql`/`transaction` (tests count them). */
   onQuery?: (sql: string) => void;
@@ -130,28 +138,31 @@ function pgliteSession(db: PGlite): SqlSession {
   };
 }
 
-/** The relay's and the queued fan-out jobs' connections: one each, so neither waits for the other. */
-const PIPELINE_CONNECTIONS = 2;
-
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const driverOptions = { onQuery: options.onQuery, namedStatements: options.databasePooler !== 'transaction' };
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.databasePoolSize ?? 10 });
     // An idle connection the server closed (restart, failover, admin termination) is dropped by the pool and
     // replaced on the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', () => {});
     const prisma = createClient(new PrismaPg(pool), options.onQuery);
     // Opened on first use (a worker's relay), so a process without a worker holds none of them.
-    const pipelinePool = new pg.Pool({ connectionString: options.databaseUrl, max: PIPELINE_CONNECTIONS });
+    const pipelinePool = new pg.Pool({ connectionString: options.databaseUrl, max: options.pipelinePoolSize ?? 2 });
     pipelinePool.on('error', () => {});
     trackPool('main', pool);
     trackPool('pipeline', pipelinePool);
+    const directUrl = options.directDatabaseUrl ?? options.databaseUrl;
     return {
       prisma,
-      ...pgDriverSql(pool, options.onQuery),
-      pipeline: pgDriverSql(pipelinePool, options.onQuery),
+      ...pgDriverSql(pool, driverOptions),
+      pipeline: pgDriverSql(pipelinePool, driverOptions),
       kind: 'postgres',
+      // A session of its own on the direct URL: a pooler in transaction mode would hand each statement of a session
+      // (a session-level advisory lock and its unlock) to whichever server connection is free.
       withSession: async (fn) => {
-        const client = await pool.connect();
+        const client = new pg.Client({ connectionString: directUrl });
+        client.on('error', () => {});
+        await client.connect();
         try {
           return await fn({
             exec: async (script) => {
@@ -160,7 +171,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
             query: async <Row,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Row[],
           });
         } finally {
-          client.release();
+          await client.end().catch(() => undefined);
         }
       },
       close: async () => {

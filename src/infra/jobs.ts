@@ -1,6 +1,8 @@
 import { fromPglite, fromPrisma, PgBoss, type Db, type Job, type JobInsert, type JobResult, type Queue } from 'pg-boss';
+import type { Config } from '../config.js';
 import type { Database } from './db.js';
 import { ConcurrentWorker, type ConcurrentWorkOptions } from './concurrent-worker.js';
+import { JobQueueDb } from './job-queue-db.js';
 import { errorKind, logger } from './log.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -46,6 +48,15 @@ export interface JobQueueOptions {
   db: Database;
   /** Required when `db` is PostgreSQL: pg-boss keeps its own small pool (and a LISTEN connection). */
   databaseUrl: string | null;
+  /** Where the LISTEN connection goes (never through a pooler). Default: databaseUrl. */
+  directDatabaseUrl?: string | null;
+  /** pg-boss's pool on PostgreSQL (config `jobQueuePoolSize`). Default 4. */
+  poolSize?: number;
+  /**
+   * Hold a LISTEN connection, so that workers of this process hear inserts at once (default true). Off for a
+   * producer-only process (a gateway beside separate workers): it inserts jobs and never takes any.
+   */
+  listen?: boolean;
   /** Run pg-boss's schedules (cron). Off for a producer-only instance. Default true. */
   schedule?: boolean;
   /** Tests: how soon a job held by a dead worker is noticed (pg-boss `superviseIntervalSeconds`). */
@@ -94,7 +105,7 @@ export class JobQueue {
   static async start(options: JobQueueOptions): Promise<JobQueue> {
     const { db } = options;
     const common = {
-      useListenNotify: true,
+      useListenNotify: options.listen ?? true,
       schedule: options.schedule ?? true,
       // Expired jobs (their worker died) are failed-for-retry by a pass every max(monitor, supervise):
       // both set, so a dead worker's deliveries resume within ~expiry + this, not the 60 s default.
@@ -110,7 +121,13 @@ export class JobQueue {
       boss = new PgBoss({ ...common, db: fromPglite(db.pglite), backend: 'pglite' });
     } else {
       if (!options.databaseUrl) throw new Error('JobQueue on PostgreSQL needs databaseUrl');
-      boss = new PgBoss({ ...common, connectionString: options.databaseUrl, max: 4, application_name: 'widgets-gateway-jobs' });
+      const jobDb = new JobQueueDb({
+        connectionString: options.databaseUrl,
+        directConnectionString: options.directDatabaseUrl ?? options.databaseUrl,
+        max: options.poolSize ?? 4,
+        application_name: 'widgets-gateway-jobs',
+      });
+      boss = new PgBoss({ ...common, db: jobDb });
     }
     // Errors of background loops (a poll while the database restarts) are retried by pg-boss itself;
     // without a listener EventEmitter would crash the process. Messages only: never job data.
@@ -262,6 +279,13 @@ async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], ha
     }),
   );
 }
+
+/** The queue's connection settings from the process's configuration. */
+export const queueConnections = (config: Pick<Config, 'databaseUrl' | 'directDatabaseUrl' | 'jobQueuePoolSize'>) => ({
+  databaseUrl: config.databaseUrl,
+  directDatabaseUrl: config.directDatabaseUrl,
+  poolSize: config.jobQueuePoolSize,
+});
 
 /** Starts pg-boss on the service's database. */
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   logger.level = config.logLevel;
   // The same V8 settings as a gateway on PostgreSQL (Prisma's WebAssembly on Liftoff, a bounded old generation).
   applyPostgresRuntimeTuning();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase(config);
   const worker = await startWorker({ config, db });
   observeDependencies(db, worker.queue);
   const metrics = config.workerMetricsPort === null ? null : await serveWorkerMetrics({ host: config.host, port: config.workerMetricsPort, token: config.metricsToken });

@@ -6,7 +6,7 @@ import { createEventFanoutHandler } from './jobs/event-fanout.job.js';
 import type { ErasureJob } from '../domain/submissions/erasure-requests.service.js';
 import { startEventRelay } from './jobs/event-relay.js';
 import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
-import { QUEUE, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
+import { QUEUE, queueConnections, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
 import { createErasureEmailMatcher, createPhiCipher } from '../infra/keyring.js';
 import { recheckVerifiedSites } from './jobs/verification-lapse.job.js';
@@ -61,7 +61,7 @@ export interface RunningWorker {
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { config, db } = deps;
   const ownsQueue = !deps.queue;
-  const queue = deps.queue ?? (await startJobQueue({ db, databaseUrl: config.databaseUrl, ...deps.queueOptions }));
+  const queue = deps.queue ?? (await startJobQueue({ db, ...queueConnections(config), ...deps.queueOptions }));
   const fetcher = deps.fetcher ?? createOutboundFetcher(config);
   const sender = deps.emailSender ?? createEmailSender(config);
   const work = { batchSize: deps.batchSize ?? 10, ...(deps.pollingIntervalSeconds ? { pollingIntervalSeconds: deps.pollingIntervalSeconds } : {}) };

@@ -1,0 +1,91 @@
+import PgBossDb from 'pg-boss/dist/db.js';
+
+type Listen = PgBossDb['listen'];
+type ListenHandle = Awaited<ReturnType<Listen>>;
+
+interface Subscriber {
+  onNotification(payload: string): void;
+  onReconnect(): void;
+}
+
+interface Channel {
+  subscribers: Set<Subscriber>;
+  handle: Promise<ListenHandle>;
+}
+
+export interface JobQueueDbOptions {
+  /** pg-boss's statements: DATABASE_URL, a pooler's address when one sits in between. */
+  connectionString: string;
+  /** LISTEN/NOTIFY: straight to PostgreSQL (DIRECT_DATABASE_URL). */
+  directConnectionString: string;
+  max: number;
+  application_name: string;
+}
+
+/**
+ * pg-boss's own database access with its LISTEN connection split off: statements go through its pool (a pooler in
+ * transaction mode serves them: pg-boss prepares nothing under a name and keeps no session state between them), the
+ * listener goes to PostgreSQL directly, because a pooler in transaction mode hands the session that ran LISTEN to
+ * other clients and the registration is lost. pg-boss's own listener code is kept (heartbeat, reconnect, recovery
+ * of missed notifications): it runs on a second pg-boss Db whose pool is never used.
+ *
+ * Listeners of one channel share one connection: pg-boss's own and each concurrent worker's (concurrent-worker.ts)
+ * hear the same job-insert channel, so a worker holds one direct connection per channel (the jobs' and the outbox's)
+ * instead of one per listener (operator guide, "Connection budget").
+ */
+export class JobQueueDb extends PgBossDb {
+  private readonly direct: PgBossDb;
+
+  constructor(options: JobQueueDbOptions) {
+    const { directConnectionString, ...pooled } = options;
+    super(pooled);
+    this.direct = new PgBossDb({ ...pooled, connectionString: directConnectionString, max: 1 });
+  }
+
+  override async open(): Promise<void> {
+    await super.open();
+    await this.direct.open();
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([super.close(), this.direct.close()]);
+  }
+
+  private readonly channels = new Map<string, Channel>();
+
+  override async listen(channel: string, onNotification: (payload: string) => void, onReconnect: () => void): Promise<ListenHandle> {
+    let shared = this.channels.get(channel);
+    if (!shared) {
+      const subscribers = new Set<Subscriber>();
+      const handle = this.direct.listen(
+        channel,
+        (payload) => subscribers.forEach((subscriber) => subscriber.onNotification(payload)),
+        () => subscribers.forEach((subscriber) => subscriber.onReconnect()),
+      );
+      const created: Channel = { subscribers, handle };
+      shared = created;
+      this.channels.set(channel, created);
+      // A failed LISTEN is forgotten, so that the next listener tries again.
+      handle.catch(() => {
+        if (this.channels.get(channel) === created) this.channels.delete(channel);
+      });
+    }
+    const subscriber: Subscriber = { onNotification, onReconnect };
+    shared.subscribers.add(subscriber);
+    const channelOf = shared;
+    try {
+      await channelOf.handle;
+    } catch (error) {
+      channelOf.subscribers.delete(subscriber);
+      throw error;
+    }
+    return {
+      close: async () => {
+        channelOf.subscribers.delete(subscriber);
+        if (channelOf.subscribers.size > 0) return;
+        if (this.channels.get(channel) === channelOf) this.channels.delete(channel);
+        await (await channelOf.handle).close();
+      },
+    };
+  }
+}
