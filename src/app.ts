@@ -96,7 +96,9 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       if (options.readiness?.draining) return jsonResponse(503, { status: 'draining' });
       try {
         await deps.db.sql(rawStatement(sql`SELECT 1`));
-        return jsonResponse(200, { status: 'ready' });
+        // Still ready without Redis: every replica is in the same state and serves with its own counters; taking
+        // them out of rotation (or restarting them) would turn a degraded service into an outage.
+        return jsonResponse(200, deps.rateLimits.degraded ? { status: 'degraded', redis: 'unavailable' } : { status: 'ready' });
       } catch {
         return jsonResponse(503, { status: 'unavailable' });
       }

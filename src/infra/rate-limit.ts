@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { errorKind, logger } from './log.js';
 
 /**
  * The hourly request budgets (contract: "rate limit", "rate-limit window", site-key budgets) and the per-field
@@ -26,6 +27,8 @@ export interface RateLimitResult {
 
 export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
+  /** True while a shared store is unreachable and this process counts on its own. */
+  readonly degraded: boolean;
   /** `windowMs`: whole seconds only (Redis keeps TTLs in seconds here); one hour unless told. */
   hit(bucket: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
   /**
@@ -80,6 +83,7 @@ function windowSeconds(windowMs: number): number {
  */
 abstract class FlexibleRateLimitStore implements RateLimitStore {
   abstract readonly kind: 'memory' | 'redis';
+  abstract readonly degraded: boolean;
 
   constructor(private readonly limiter: RateLimiterAbstract) {}
 
@@ -103,6 +107,7 @@ const UNBOUNDED = { points: Number.MAX_SAFE_INTEGER, duration: HOUR_MS / 1000 };
 /** Counters of this process only (no REDIS_URL): one Map entry per live window, dropped by a timer when it ends. */
 export class MemoryRateLimitStore extends FlexibleRateLimitStore {
   readonly kind = 'memory' as const;
+  readonly degraded = false;
   private readonly memory: RateLimiterMemory;
 
   constructor() {
@@ -121,13 +126,64 @@ export class MemoryRateLimitStore extends FlexibleRateLimitStore {
   }
 }
 
+/** How long a command may take before the request falls back to this process's counters. */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+/** After a command failed on a connection that still looks up (a stalled Redis), how long before Redis is asked again. */
+const REDIS_RETRY_MS = 1_000;
+
+/**
+ * Whether Redis is worth asking: down at the first failed command or client error (ioredis emits one per failed
+ * reconnect: only the change is logged, one JSON line each way), up again when the client is ready or a command
+ * succeeds.
+ */
+class RedisHealth {
+  private isDown = false;
+  private retryAt = 0;
+
+  constructor(private readonly redis: Redis) {
+    redis.on('error', (error: unknown) => this.failed(error));
+    redis.on('ready', () => this.succeeded());
+  }
+
+  /** Not down, or down but due for another try (a stalled Redis sends no event when it answers again). */
+  get usable(): boolean {
+    return !this.isDown || (this.redis.status === 'ready' && Date.now() >= this.retryAt);
+  }
+
+  get down(): boolean {
+    return this.isDown;
+  }
+
+  failed(error: unknown): void {
+    this.retryAt = Date.now() + REDIS_RETRY_MS;
+    if (this.isDown) return;
+    this.isDown = true;
+    // The kind only: a message may quote the URL, password included.
+    logger.warn({ error: errorKind(error) }, 'redis unavailable: rate limits counted per process until it is back');
+  }
+
+  succeeded(): void {
+    this.retryAt = 0;
+    if (!this.isDown) return;
+    this.isDown = false;
+    logger.info('redis available again: rate limits shared');
+  }
+}
+
 /**
  * Counters shared by every replica (REDIS_URL): one Lua call per hit (SET NX EX, INCRBY, PTTL, atomic, so replicas
  * sharing Redis allow exactly the budget between them); a peek is one MULTI of GET and PTTL. Keys are
  * `<keyPrefix>:<bucket>` (`rl:key:<id>` by default) and expire with their window.
+ *
+ * While Redis is unreachable or slower than REDIS_COMMAND_TIMEOUT_MS, hits are counted in this process instead
+ * (fail open, contract "Redis unavailable"): each replica then enforces the budget on its own, so a key may get up
+ * to one budget per replica for that while, and no request waits for Redis or fails for it. Back on Redis, the
+ * counts kept there go on (Redis's own, if it kept its data).
  */
 export class RedisRateLimitStore extends FlexibleRateLimitStore {
   readonly kind = 'redis' as const;
+  private readonly health: RedisHealth;
+  private readonly fallback = new MemoryRateLimitStore();
 
   /** `redis` stays the caller's (close() leaves it open) unless `ownsConnection` (as from `connect`). */
   constructor(
@@ -135,18 +191,61 @@ export class RedisRateLimitStore extends FlexibleRateLimitStore {
     private readonly options: { keyPrefix?: string; ownsConnection?: boolean } = {},
   ) {
     super(new RateLimiterRedis({ ...UNBOUNDED, storeClient: redis, keyPrefix: options.keyPrefix ?? 'rl' }));
+    this.health = new RedisHealth(redis);
+  }
+
+  /** True while hits are counted in this process (Redis unreachable): /readyz reports it. */
+  get degraded(): boolean {
+    return this.health.down;
   }
 
   static async connect(url: string, options: { keyPrefix?: string } = {}): Promise<RedisRateLimitStore> {
     // Loaded only with REDIS_URL: a single replica never pays the client's ~10 MB.
     const { Redis } = await import('ioredis');
-    // Requests must not hang behind a dead Redis: fail fast and let the error surface as a 500.
-    const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    return new RedisRateLimitStore(redis, { ...options, ownsConnection: true });
+    // Requests never wait for Redis: no queue of commands while it is away, a short timeout while it stalls, and
+    // reconnects at most a second apart so that it is back in use soon after it returns.
+    const redis = new Redis(url, {
+      enableOfflineQueue: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 1_000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    });
+    const store = new RedisRateLimitStore(redis, { ...options, ownsConnection: true });
+    // A replica starting while Redis is away starts anyway, counting in process until Redis answers.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2_000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return store;
+  }
+
+  override async hit(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+    return this.shared(() => super.hit(bucket, limit, windowMs), () => this.fallback.hit(bucket, limit, windowMs));
+  }
+
+  override async peek(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+    return this.shared(() => super.peek(bucket, limit, windowMs), () => this.fallback.peek(bucket, limit, windowMs));
+  }
+
+  private async shared(onRedis: () => Promise<RateLimitResult>, inProcess: () => Promise<RateLimitResult>): Promise<RateLimitResult> {
+    if (!this.health.usable) return inProcess();
+    try {
+      const result = await onRedis();
+      this.health.succeeded();
+      return result;
+    } catch (error) {
+      this.health.failed(error);
+      return inProcess();
+    }
   }
 
   async close(): Promise<void> {
-    if (this.options.ownsConnection) await this.redis.quit();
+    await this.fallback.close();
+    if (this.options.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 
