@@ -9,6 +9,7 @@ import { queueConnections, startJobQueue } from './infra/jobs.js';
 import { createOutboundFetcher } from './infra/outbound-fetch.js';
 import { migrate } from './infra/migrations.js';
 import { createRateLimitStore } from './infra/rate-limit.js';
+import { connectRedis } from './infra/redis.js';
 import { createKeyHasher, createPhiCipher } from './infra/keyring.js';
 import { applyEmbeddedRuntimeTuning, applyPostgresRuntimeTuning } from './infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from './shutdown.js';
@@ -41,8 +42,10 @@ async function main(): Promise<void> {
   const fetcher = createOutboundFetcher(config);
   // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
   const worker = config.workersInProcess ? await (await import('./worker/start-worker.js')).startWorker({ config, db, queue, fetcher }) : null;
-  const rateLimits = await createRateLimitStore(config);
-  const streamSlots = await createStreamSlots(config);
+  // One Redis connection for the rate limits and the stream slots: one state, logged once as it changes.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  const rateLimits = await createRateLimitStore(config, { redis });
+  const streamSlots = await createStreamSlots(config, { redis });
   const streams = new EventStreams({ db, directDatabaseUrl: config.directDatabaseUrl, slots: streamSlots });
   const readiness = { draining: false };
   const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher, queue, streams }, { readiness });
@@ -75,8 +78,9 @@ async function main(): Promise<void> {
         close: [
           // Fails jobs still running (past the deadline) back to the queue, then closes pg-boss's connections.
           { name: 'queue', run: (msLeft) => queue.stop({ graceful: true, timeoutMs: msLeft }) },
-          { name: 'redis', run: () => rateLimits.close() },
+          { name: 'rate limits', run: () => rateLimits.close() },
           { name: 'stream slots', run: () => streamSlots.close() },
+          { name: 'redis', run: async () => void (await redis?.quit().catch(() => redis.disconnect())) },
           { name: 'database', run: () => db.close() },
         ],
       },

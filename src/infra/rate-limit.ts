@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { errorKind, logger } from './log.js';
+import { connectRedis, redisHealth, withRedisFallback } from './redis.js';
 
 /**
  * The hourly request budgets (contract: "rate limit", "rate-limit window", site-key budgets) and the per-field
@@ -126,50 +126,6 @@ export class MemoryRateLimitStore extends FlexibleRateLimitStore {
   }
 }
 
-/** How long a command may take before the request falls back to this process's counters. */
-export const REDIS_COMMAND_TIMEOUT_MS = 250;
-/** After a command failed on a connection that still looks up (a stalled Redis), how long before Redis is asked again. */
-const REDIS_RETRY_MS = 1_000;
-
-/**
- * Whether Redis is worth asking: down at the first failed command or client error (ioredis emits one per failed
- * reconnect: only the change is logged, one JSON line each way), up again when the client is ready or a command
- * succeeds.
- */
-class RedisHealth {
-  private isDown = false;
-  private retryAt = 0;
-
-  constructor(private readonly redis: Redis) {
-    redis.on('error', (error: unknown) => this.failed(error));
-    redis.on('ready', () => this.succeeded());
-  }
-
-  /** Not down, or down but due for another try (a stalled Redis sends no event when it answers again). */
-  get usable(): boolean {
-    return !this.isDown || (this.redis.status === 'ready' && Date.now() >= this.retryAt);
-  }
-
-  get down(): boolean {
-    return this.isDown;
-  }
-
-  failed(error: unknown): void {
-    this.retryAt = Date.now() + REDIS_RETRY_MS;
-    if (this.isDown) return;
-    this.isDown = true;
-    // The kind only: a message may quote the URL, password included.
-    logger.warn({ error: errorKind(error) }, 'redis unavailable: rate limits counted per process until it is back');
-  }
-
-  succeeded(): void {
-    this.retryAt = 0;
-    if (!this.isDown) return;
-    this.isDown = false;
-    logger.info('redis available again: rate limits shared');
-  }
-}
-
 /**
  * Counters shared by every replica (REDIS_URL): one Lua call per hit (SET NX EX, INCRBY, PTTL, atomic, so replicas
  * sharing Redis allow exactly the budget between them); a peek is one MULTI of GET and PTTL. Keys are
@@ -182,7 +138,6 @@ class RedisHealth {
  */
 export class RedisRateLimitStore extends FlexibleRateLimitStore {
   readonly kind = 'redis' as const;
-  private readonly health: RedisHealth;
   private readonly fallback = new MemoryRateLimitStore();
 
   /** `redis` stays the caller's (close() leaves it open) unless `ownsConnection` (as from `connect`). */
@@ -191,56 +146,23 @@ export class RedisRateLimitStore extends FlexibleRateLimitStore {
     private readonly options: { keyPrefix?: string; ownsConnection?: boolean } = {},
   ) {
     super(new RateLimiterRedis({ ...UNBOUNDED, storeClient: redis, keyPrefix: options.keyPrefix ?? 'rl' }));
-    this.health = new RedisHealth(redis);
   }
 
   /** True while hits are counted in this process (Redis unreachable): /readyz reports it. */
   get degraded(): boolean {
-    return this.health.down;
+    return redisHealth(this.redis).down;
   }
 
   static async connect(url: string, options: { keyPrefix?: string } = {}): Promise<RedisRateLimitStore> {
-    // Loaded only with REDIS_URL: a single replica never pays the client's ~10 MB.
-    const { Redis } = await import('ioredis');
-    // Requests never wait for Redis: no queue of commands while it is away, a short timeout while it stalls, and
-    // reconnects at most a second apart so that it is back in use soon after it returns.
-    const redis = new Redis(url, {
-      enableOfflineQueue: false,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      connectTimeout: 1_000,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-    });
-    const store = new RedisRateLimitStore(redis, { ...options, ownsConnection: true });
-    // A replica starting while Redis is away starts anyway, counting in process until Redis answers.
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 2_000);
-      redis.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    return store;
+    return new RedisRateLimitStore(await connectRedis(url), { ...options, ownsConnection: true });
   }
 
   override async hit(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
-    return this.shared(() => super.hit(bucket, limit, windowMs), () => this.fallback.hit(bucket, limit, windowMs));
+    return withRedisFallback(this.redis, () => super.hit(bucket, limit, windowMs), () => this.fallback.hit(bucket, limit, windowMs));
   }
 
   override async peek(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
-    return this.shared(() => super.peek(bucket, limit, windowMs), () => this.fallback.peek(bucket, limit, windowMs));
-  }
-
-  private async shared(onRedis: () => Promise<RateLimitResult>, inProcess: () => Promise<RateLimitResult>): Promise<RateLimitResult> {
-    if (!this.health.usable) return inProcess();
-    try {
-      const result = await onRedis();
-      this.health.succeeded();
-      return result;
-    } catch (error) {
-      this.health.failed(error);
-      return inProcess();
-    }
+    return withRedisFallback(this.redis, () => super.peek(bucket, limit, windowMs), () => this.fallback.peek(bucket, limit, windowMs));
   }
 
   async close(): Promise<void> {
@@ -251,11 +173,14 @@ export class RedisRateLimitStore extends FlexibleRateLimitStore {
 
 /**
  * Redis when REDIS_URL is set, so that every replica draws on one budget (contract: "shared counters");
- * in-process otherwise. Call `close()` on shutdown (it quits the Redis connection it opened).
+ * in-process otherwise. `redis`: the process's connection (src/infra/redis.ts), left open by `close()`; without it the
+ * store opens (and on `close()` quits) its own.
  */
 export async function createRateLimitStore(
   config: Pick<Config, 'redisUrl'>,
-  options: { keyPrefix?: string } = {},
+  options: { keyPrefix?: string; redis?: Redis | null } = {},
 ): Promise<MemoryRateLimitStore | RedisRateLimitStore> {
-  return config.redisUrl ? RedisRateLimitStore.connect(config.redisUrl, options) : new MemoryRateLimitStore();
+  const { redis, ...storeOptions } = options;
+  if (!config.redisUrl) return new MemoryRateLimitStore();
+  return redis ? new RedisRateLimitStore(redis, storeOptions) : RedisRateLimitStore.connect(config.redisUrl, storeOptions);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { connectRedis, withRedisFallback } from './redis.js';
 
 /**
  * Slots of a capped resource shared by every replica (contract §7.2: at most 5 open streams per key, whichever the
@@ -59,14 +60,20 @@ redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1`;
 
+/**
+ * While Redis is away (src/infra/redis.ts), slots are taken in this process instead: the cap then holds per replica,
+ * and no stream is refused or slowed for Redis.
+ */
 export class RedisStreamSlots implements StreamSlots {
   readonly kind = 'redis' as const;
   private readonly held = new Map<string, string>();
+  private readonly fallback = new MemoryStreamSlots();
   private readonly timer: NodeJS.Timeout;
 
+  /** `redis` stays the caller's (close() leaves it open) unless `ownsConnection` (as from `connect`). */
   constructor(
     private readonly redis: Redis,
-    private readonly options: { leaseMs: number; keyPrefix: string },
+    private readonly options: { leaseMs: number; keyPrefix: string; ownsConnection?: boolean },
   ) {
     // Renewed three times per lease period: one late renewal never loses a live stream's slot.
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(options.leaseMs / 3)));
@@ -74,9 +81,7 @@ export class RedisStreamSlots implements StreamSlots {
   }
 
   static async connect(url: string, options: { leaseMs: number; keyPrefix?: string }): Promise<RedisStreamSlots> {
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    return new RedisStreamSlots(redis, { leaseMs: options.leaseMs, keyPrefix: options.keyPrefix ?? 'streams' });
+    return new RedisStreamSlots(await connectRedis(url), { leaseMs: options.leaseMs, keyPrefix: options.keyPrefix ?? 'streams', ownsConnection: true });
   }
 
   private key(owner: string): string {
@@ -84,16 +89,23 @@ export class RedisStreamSlots implements StreamSlots {
   }
 
   async acquire(owner: string, cap: number): Promise<string | null> {
-    const lease = randomUUID();
-    const taken = await this.redis.eval(ACQUIRE, 1, this.key(owner), this.options.leaseMs, cap, lease);
-    if (taken !== 1) return null;
-    this.held.set(lease, owner);
-    return lease;
+    return withRedisFallback(
+      this.redis,
+      async () => {
+        const lease = randomUUID();
+        const taken = await this.redis.eval(ACQUIRE, 1, this.key(owner), this.options.leaseMs, cap, lease);
+        if (taken !== 1) return null;
+        this.held.set(lease, owner);
+        return lease;
+      },
+      () => this.fallback.acquire(owner, cap),
+    );
   }
 
   async release(owner: string, lease: string): Promise<void> {
-    this.held.delete(lease);
-    await this.redis.zrem(this.key(owner), lease);
+    if (!this.held.delete(lease)) return this.fallback.release(owner, lease);
+    // Unreachable Redis: the lease expires there by itself.
+    await this.redis.zrem(this.key(owner), lease).catch(() => undefined);
   }
 
   private async renew(): Promise<void> {
@@ -110,10 +122,19 @@ export class RedisStreamSlots implements StreamSlots {
     for (const [lease, owner] of this.held) batch.zrem(this.key(owner), lease);
     this.held.clear();
     await batch.exec().catch(() => undefined);
-    await this.redis.quit().catch(() => undefined);
+    await this.fallback.close();
+    if (this.options.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 
-export async function createStreamSlots(config: { redisUrl: string | null; streamLeaseMs: number }, options: { keyPrefix?: string } = {}): Promise<StreamSlots> {
-  return config.redisUrl ? RedisStreamSlots.connect(config.redisUrl, { leaseMs: config.streamLeaseMs, ...options }) : new MemoryStreamSlots();
+/** `redis`: the process's connection (src/infra/redis.ts), left open by `close()`; without it the slots open their own. */
+export async function createStreamSlots(
+  config: { redisUrl: string | null; streamLeaseMs: number },
+  options: { keyPrefix?: string; redis?: Redis | null } = {},
+): Promise<StreamSlots> {
+  if (!config.redisUrl) return new MemoryStreamSlots();
+  const keyPrefix = options.keyPrefix ?? 'streams';
+  return options.redis
+    ? new RedisStreamSlots(options.redis, { leaseMs: config.streamLeaseMs, keyPrefix })
+    : RedisStreamSlots.connect(config.redisUrl, { leaseMs: config.streamLeaseMs, keyPrefix });
 }

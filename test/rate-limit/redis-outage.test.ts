@@ -3,11 +3,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../src/infra/log.js';
 import { RedisRateLimitStore } from '../../src/infra/rate-limit.js';
+import { connectRedis } from '../../src/infra/redis.js';
+import { RedisStreamSlots } from '../../src/infra/stream-slots.js';
 import { startRedisServer, type RedisServer } from '../chaos/side-services.js';
 
 /**
  * Issue 38: a Redis that goes away (this file's own redis-server, killed with SIGKILL) never fails or slows a
- * budget check: the store counts in process meanwhile, says so once in the JSON log, and goes back to Redis by
+ * budget check: the store counts in process meanwhile (the stream slots too), says so once in the JSON log, and goes back to Redis by
  * itself when it is back.
  */
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
@@ -20,19 +22,26 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
   return { value, ms: performance.now() - started };
 }
 
-describe.runIf(hasRedisServer)('RedisRateLimitStore while its Redis is away', () => {
+describe.runIf(hasRedisServer)('RedisRateLimitStore and RedisStreamSlots while their Redis is away', () => {
   let server: RedisServer;
+  let client: Redis;
   let store: RedisRateLimitStore;
+  let slots: RedisStreamSlots;
   const warn = vi.spyOn(logger, 'warn');
   const info = vi.spyOn(logger, 'info');
   const stderr = vi.spyOn(process.stderr, 'write');
 
   beforeAll(async () => {
     server = await startRedisServer();
-    store = await RedisRateLimitStore.connect(server.url, { keyPrefix: 'rl-outage' });
+    // One connection for both, as a gateway has (src/main.ts).
+    client = await connectRedis(server.url);
+    store = new RedisRateLimitStore(client, { keyPrefix: 'rl-outage' });
+    slots = new RedisStreamSlots(client, { leaseMs: 60_000, keyPrefix: 'streams-outage' });
   });
   afterAll(async () => {
     await store?.close();
+    await slots?.close();
+    client?.disconnect();
     await server?.stop();
     vi.restoreAllMocks();
   });
@@ -55,8 +64,13 @@ describe.runIf(hasRedisServer)('RedisRateLimitStore while its Redis is away', ()
     expect(answers.map((answer) => answer.value.allowed)).toStrictEqual([true, true, true, ...Array(27).fill(false)]);
     expect((await timed(() => store.peek('key:2', 3))).value).toMatchObject({ allowed: false, remaining: 0 });
     expect(store.degraded).toBe(true);
+    const leases = await timed(async () => [await slots.acquire('key:9', 2), await slots.acquire('key:9', 2), await slots.acquire('key:9', 2)]);
+    expect(leases.ms).toBeLessThan(300);
+    expect(leases.value.map((lease) => typeof lease)).toStrictEqual(['string', 'string', 'object']);
+    await slots.release('key:9', leases.value[0]!);
+    expect(typeof (await slots.acquire('key:9', 2))).toBe('string');
     // ioredis retried meanwhile (an error each time): one line for all of them.
-    expect(redisMessages(warn)).toStrictEqual(['redis unavailable: rate limits counted per process until it is back']);
+    expect(redisMessages(warn)).toStrictEqual(['redis unavailable: rate limits and stream slots counted per process until it is back']);
     expect(stderr.mock.calls.filter((call) => /redis/i.test(String(call[0])))).toStrictEqual([]);
   });
 
@@ -68,8 +82,10 @@ describe.runIf(hasRedisServer)('RedisRateLimitStore while its Redis is away', ()
     expect(await store.hit('key:3', 5)).toMatchObject({ allowed: true, remaining: 4 });
     const direct = new Redis(server.url);
     expect(await direct.get('rl-outage:key:3')).toBe('1');
+    expect(await slots.acquire('key:10', 1)).toEqual(expect.any(String));
+    expect(await direct.zcard('streams-outage:key:10')).toBe(1);
     direct.disconnect();
-    expect(redisMessages(info)).toStrictEqual(['redis available again: rate limits shared']);
+    expect(redisMessages(info)).toStrictEqual(['redis available again: rate limits and stream slots shared']);
     expect(redisMessages(warn)).toHaveLength(1);
   });
 });
