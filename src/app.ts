@@ -25,9 +25,9 @@ import { useOperationMetrics } from './schema/use-operation-metrics.js';
 import { useRequestLimits } from './schema/use-request-limits.js';
 import { useRequestShape } from './schema/use-request-shape.js';
 import { describeError, logger } from './infra/log.js';
-import { metricsAnswer } from './infra/metrics.js';
+import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
-import { recordRequest } from './request-metrics.js';
+import { recordClientAbort, recordRequest } from './request-metrics.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -66,9 +66,25 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     store: deps.rateLimits,
   });
 
-  const errorLog = createGraphQLErrorLog((context, error) =>
-    logger.error({ requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) }),
-  );
+  // Each request's abort signal (the server adapter aborts it when the client goes away before the answer is whole).
+  const signals = new WeakMap<RequestContext, AbortSignal>();
+  const errorLog = createGraphQLErrorLog((context, error) => {
+    // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
+    if (context && signals.get(context)?.aborted) return;
+    logger.error({ requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) });
+  });
+
+  /** An answer whose client leaves before it is whole (a long export, a large list): one line, one count, no error. */
+  function watchAnswer(request: Request, context: RequestContext): void {
+    request.signal.addEventListener(
+      'abort',
+      () => {
+        recordClientAbort(context.log.route, 'response');
+        if (deps.config.logRequests) logger.info({ requestId: context.requestId, route: context.log.route ?? null, clientAborted: 'response' }, 'client closed the connection mid-answer');
+      },
+      { once: true },
+    );
+  }
   const yoga = createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -141,22 +157,29 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       const started = performance.now();
       const incoming = request.headers.get('x-request-id');
       const context = createRequestContext(deps, limitField, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+      signals.set(context, request.signal);
       let response: Response;
       try {
         response = await route(request, context);
       } catch (error) {
-        logger.error({ requestId: context.requestId, route: context.log.route, error: describeError(error) });
+        if (!request.signal.aborted) logger.error({ requestId: context.requestId, route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
       }
       if (request.method === 'HEAD') response = await withoutBody(response);
       response.headers.set('X-Request-Id', context.requestId);
-      recordRequest(request.method, context.log.route, response.status, started);
+      // The client went away before its answer existed (mid-body, or while it was computed): whatever failed for
+      // want of it is not the service's failure, so the request is 499, as nginx logs it, never a 5xx.
+      const status = request.signal.aborted ? CLIENT_CLOSED_STATUS : response.status;
+      recordRequest(request.method, context.log.route, status, started);
+      if (status === CLIENT_CLOSED_STATUS) recordClientAbort(context.log.route, 'request');
+      else watchAnswer(request, context);
       if (deps.config.logRequests) {
         logger.info({
           requestId: context.requestId,
           method: request.method,
           route: context.log.route ?? null,
-          status: response.status,
+          status,
+          ...(status === CLIENT_CLOSED_STATUS && { clientAborted: 'request' }),
           ms: Math.round((performance.now() - started) * 10) / 10,
           accountId: context.log.accountId ?? null,
           keyId: context.log.keyId ?? null,

@@ -53,6 +53,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** `GET /metrics` exists only when set, and answers only `Authorization: Bearer <metricsToken>` (decisions §7.5). */
   metricsToken: string | null;
+  /** A streamed response (an export) whose client has not read for this long is ended. */
+  streamIdleTimeoutMs: number;
   /** A worker process (`npm run worker`) serves `/metrics` on this port when set (and metricsToken is). */
   workerMetricsPort: number | null;
   /** The longest silence on an event stream before a `: keep-alive` comment (contract §7.2: at most 15 s). */
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDelayMs: milliseconds(env, 'SHUTDOWN_DELAY_MS', 1_000),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
+    streamIdleTimeoutMs: milliseconds(env, 'STREAM_IDLE_TIMEOUT_MS', 30_000),
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
     streamKeepAliveMs: Math.min(milliseconds(env, 'STREAM_KEEP_ALIVE_MS', 15_000), 15_000) || 15_000,
     streamLeaseMs: Math.max(milliseconds(env, 'STREAM_LEASE_MS', 30_000), 1_000),

@@ -15,6 +15,10 @@ import { applyEmbeddedRuntimeTuning, applyPostgresRuntimeTuning } from './infra/
 import { onStopSignal, runShutdown } from './shutdown.js';
 import { createStreamSlots } from './infra/stream-slots.js';
 import { EventStreams } from './streams/event-streams.js';
+import { shortenStreamIdle } from './rest/streamed-body.js';
+
+/** At shutdown, how long a streamed response's client may go without reading before the response is ended. */
+const STALLED_AT_SHUTDOWN_MS = 1_000;
 
 function printDemo(demo: DemoData, baseUrl: string): void {
   const lines = [
@@ -70,7 +74,14 @@ async function main(): Promise<void> {
     const code = await runShutdown(
       {
         drain: [
-          { name: 'http', run: (msLeft) => http.close(Date.now() + msLeft) },
+          {
+            name: 'http',
+            run: (msLeft) => {
+              // A reader that stalls now would hold its connection to the deadline: a second without reading ends it.
+              shortenStreamIdle(Math.min(config.streamIdleTimeoutMs, STALLED_AT_SHUTDOWN_MS));
+              return http.close(Date.now() + msLeft);
+            },
+          },
           // Open event streams end cleanly at once (they would never end by themselves); clients resume elsewhere.
           { name: 'streams', run: () => streams.close() },
           { name: 'jobs', run: async (msLeft) => worker?.stop({ timeoutMs: msLeft }) },

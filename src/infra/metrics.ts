@@ -20,6 +20,12 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4';
 /** The route label of a request no route matched (any raw path would be a label per path). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+/**
+ * The status label (and the request log line's status) of a request whose client went away before its answer
+ * existed, as nginx logs it: not the service's failure, so never counted as a 5xx.
+ */
+export const CLIENT_CLOSED_STATUS = 499;
+
 export const httpRequests = new Counter({
   name: 'http_requests_total',
   help: 'HTTP requests answered, by route template, method and status (499: the client closed the connection first).',
@@ -32,6 +38,13 @@ export const httpRequestDuration = new Histogram({
   help: 'Time from a request arriving to its response head (streamed bodies: to the first byte), by route template and method.',
   labelNames: ['route', 'method'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const httpClientAborts = new Counter({
+  name: 'http_client_aborts_total',
+  help: 'Requests whose client closed the connection first, by route template and phase: request (before the answer existed; counted with status 499) or response (mid-answer).',
+  labelNames: ['route', 'phase'] as const,
   registers: [registry],
 });
 

@@ -135,7 +135,10 @@ export function createRestFacade(schema: GraphQLSchema, runner: RowRunner, route
           await streamed.body[Symbol.asyncIterator]().return?.();
           throw refused;
         }
-        return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure));
+        return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure), {
+          ms: context.deps.config.streamIdleTimeoutMs,
+          onIdle: () => logger.info({ requestId: context.requestId, route: context.log.route }, 'stream ended: the client stopped reading'),
+        });
       }
       // ── conditional-request hook (src/rest/conditional.ts) ──
       const known = condition && (await conditionalGets.shortcut(route, context, input, condition));

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function serve(body: () => AsyncIterable<string>, onError: (error: unknown) => void): Promise<number> {
-  server = createServer(createServerAdapter(() => streamedResponse({ status: 200, headers: { 'content-type': 'text/plain' }, body: body() }, {}, onError)));
+  server = createServer(createServerAdapter(() => streamedResponse({ status: 200, headers: { 'content-type': 'text/plain' }, body: body() }, {}, onError, { ms: 60_000, onIdle: () => {} })));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
