@@ -3,6 +3,7 @@ import type { components, paths } from './schema.js';
 
 export type { components, operations, paths } from './schema.js';
 export { verifyWebhook, type WebhookHeaders } from './webhooks.js';
+export { EventStreamError, streamEvents, type LiveEvent, type StreamEventsOptions } from './events.js';
 
 /** The v1 error body: branch on `code`, never on `error` (a message for people). */
 export type ApiError = components['schemas']['Error'];
