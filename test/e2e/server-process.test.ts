@@ -74,9 +74,9 @@ async function getJson<T>(baseUrl: string, path: string, apiKey: string): Promis
   return (await response.json()) as T;
 }
 
-/** The options object Yoga's GraphiQL page hands to its renderer, as the browser receives it. */
+/** The options object GraphiQL's page hands to its renderer (a JSON data block), as the browser receives it. */
 function graphiqlOptions(page: string): Record<string, unknown> {
-  const json = /renderYogaGraphiQL\(\s*window\.document\.querySelector\('#root'\),\s*(\{.*?\}),\s*\);/s.exec(page)?.[1];
+  const json = /<script type="application\/json" id="graphiql-options">(.*?)<\/script>/s.exec(page)?.[1];
   expect(json, 'GraphiQL options in the page').toBeDefined();
   return JSON.parse(json!) as Record<string, unknown>;
 }
@@ -152,7 +152,7 @@ describe('npm start on the embedded database', () => {
     expect(page).toContain('<html');
     // The page is served without auth: it shows where the key goes, with a placeholder, and never a real key.
     const options = graphiqlOptions(page);
-    expect(options.headers).toBe('{"Authorization": "Bearer svc_live_…"}');
+    expect(options.headers).toBe('{"Authorization":"Bearer <paste your svc_live_ API key here>"}');
     expect(options.defaultHeaders).toBe(options.headers);
     expect(options.defaultQuery).toContain('query Dashboard');
     expect(page).not.toContain(apiKey!);
