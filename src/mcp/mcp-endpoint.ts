@@ -7,6 +7,7 @@ import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { identify, pass, type GatePolicy } from '../gate/gate.js';
 import { describeError, logger } from '../infra/log.js';
+import { rateLimitRefusals } from '../infra/metrics.js';
 import { readBodyText } from '../request-body.js';
 import { parseRowInput, type RowRunner } from '../rest/run-row.js';
 import { plainAnswer, plainToolCall } from './plain-tool-call.js';
@@ -71,7 +72,11 @@ export function createMcpEndpoint(tools: Map<string, ToolRow>, runner: RowRunner
       const answer = await runner.run(row.route, input, context);
       return successResult(answer.body);
     } catch (error) {
-      if (error instanceof AppError) return errorResult(error);
+      if (error instanceof AppError) {
+        // An over-budget call answers HTTP 200 (a tool error), so the request counter cannot see this refusal.
+        if (error.code === 'rate_limited') rateLimitRefusals.inc();
+        return errorResult(error);
+      }
       logger.error({ requestId: context.requestId, route: context.log.route, error: describeError(error) });
       return errorResult(new AppError('internal_error'));
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimitRefusals } from '../../src/infra/metrics.js';
 import { MCP_PROTOCOL_VERSION } from '../../src/mcp/mcp-endpoint.js';
 import { isToolRoute, toolName } from '../../src/mcp/tools.js';
 import { routes } from '../../src/rest/routes.js';
@@ -154,6 +155,23 @@ describe('POST /mcp: the budget', () => {
     expect(Number(agent.lastHeaders().get('x-ratelimit-remaining'))).toBe(remaining - 2);
     const rest = await fx.app.request('GET', '/v1/forms?limit=1', { key: fx.demo.apiKey });
     expect(Number(rest.headers.get('x-ratelimit-remaining'))).toBe(remaining - 3);
+    await agent.close();
+  });
+
+  it('answers a call over budget as a tool error with the v1 rate_limited body, and lists tools still', async () => {
+    const refusals = async (): Promise<number> => (await rateLimitRefusals.get()).values.reduce((sum, sample) => sum + sample.value, 0);
+    const before = await refusals();
+    const agent = await fx.connect(keyOf(fx.agents, 'tiny'));
+    expect((await agent.call('list_forms')).isError).toBeFalsy();
+    expect((await agent.call('list_forms')).isError).toBeFalsy();
+    expect(agent.lastHeaders().get('x-ratelimit-remaining')).toBe('0');
+    const refused = await agent.call('list_forms');
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toStrictEqual({ error: expect.any(String), code: 'rate_limited', retryAfter: expect.any(Number) });
+    expect(agent.lastHeaders().get('x-ratelimit-remaining')).toBe('0');
+    expect(await refusals()).toBe(before + 1);
+    // 0 points: an agent whose budget is spent still learns what it may call.
+    expect((await agent.client.listTools()).tools.length).toBeGreaterThan(0);
     await agent.close();
   });
 });

@@ -21,7 +21,7 @@ export interface McpFixture {
   app: TestApp;
   baseUrl: string;
   demo: DemoData;
-  /** Another account (pro): keys `readonly` (every read scope), `forms` (read:forms only). */
+  /** Another account (pro): keys `readonly` (every read scope), `forms` (read:forms only), `tiny` (read:forms, 2 points an hour). */
   agents: ImportedAccount;
   /** A free-plan account's key: 402 before any method. */
   freeKey: string;
@@ -45,6 +45,7 @@ export async function startMcpFixture(): Promise<McpFixture> {
     apiKeys: [
       { ref: 'readonly', scopes: [...READ_SCOPES] },
       { ref: 'forms', scopes: ['read:forms'] },
+      { ref: 'tiny', scopes: ['read:forms'], rateLimitPerHour: 2 },
     ],
     sites: [],
   });
