@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableRoute as Route } from '../../src/rest/route.js';
 import { routes } from '../../src/rest/routes.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, responseText, type TestApp } from '../support/app.js';
 import { BODIES, GRAPHQL, HEADERS, PATH_IDS, prng, QUERIES, randomEncoded, randomJson } from './fuzz-cases.js';
 import { placeholdersOf, seedWorld, type World } from './world.js';
 
@@ -23,14 +23,14 @@ interface Case {
 }
 
 const stats = { requests: 0, serverErrors: 0 };
-const STREAMED_TYPES = ['application/x-ndjson', 'text/csv'];
+const STREAMED_TYPES = ['application/x-ndjson', 'text/csv', 'text/event-stream'];
 
 /** Why an answer breaks the contract, or null. */
 function problem(c: Case, status: number, contentType: string, text: string): string | null {
   if (status >= 500) return `status ${status}: ${text.slice(0, 200)}`;
   if (c.method === 'HEAD') return text === '' ? null : 'HEAD answered with a body';
   if (status === 204) return text === '' ? null : '204 with a body';
-  // A streamed route's success is its own media type (the export's NDJSON or CSV); its errors are JSON like any other.
+  // A streamed route's success is its own media type (the export's NDJSON or CSV, the event stream); its errors are JSON like any other.
   if (status < 300 && STREAMED_TYPES.some((type) => contentType.startsWith(type))) return null;
   if (!contentType.includes('application/json')) return `content-type ${contentType}`;
   let body: unknown;
@@ -69,7 +69,7 @@ describe('fuzzing every route of the table', () => {
     const bodyAllowed = c.method !== 'GET' && c.method !== 'HEAD';
     const request = new Request(`http://gateway.test${c.path}`, { method: c.method, headers, body: bodyAllowed ? c.body : undefined });
     const response = await t.app.fetch(request);
-    const text = await response.text();
+    const text = await responseText(response);
     stats.requests++;
     if (response.status >= 500) stats.serverErrors++;
     const found = problem(c, response.status, response.headers.get('content-type') ?? '', text);

@@ -49,6 +49,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const QUIET_MS = 300;
+
+/** A response's text; an event stream never ends by itself: what it sent until it fell quiet, then the client leaves. */
+export async function responseText(response: Response): Promise<string> {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return response.text();
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const quiet = new Promise<null>((resolve) => (timer = setTimeout(resolve, QUIET_MS, null)));
+    const next = await Promise.race([reader.read(), quiet]);
+    clearTimeout(timer);
+    if (next === null || next.done) break;
+    text += next.value;
+  }
+  await reader.cancel();
+  return text;
+}
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     SECRET_KEY: TEST_SECRET_KEY.toString('base64'),
@@ -95,9 +114,9 @@ export async function createTestApp(
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
     const response = await app.fetch(new Request(`http://gateway.test${path}`, { method, headers, body }));
-    const text = await response.text();
-    // Streamed exports (NDJSON, CSV) are read as text only.
-    const streamed = /^(application\/x-ndjson|text\/csv)/.test(response.headers.get('content-type') ?? '');
+    const text = await responseText(response);
+    // Streamed bodies (NDJSON, CSV exports, event streams) are read as text only.
+    const streamed = /^(application\/x-ndjson|text\/csv|text\/event-stream)/.test(response.headers.get('content-type') ?? '');
     return { status: response.status, headers: response.headers, text, body: text && !streamed ? JSON.parse(text) : null };
   }
 
