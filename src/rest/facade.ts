@@ -43,6 +43,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
  * send) with no body.
  */
 export async function withoutBody(response: Response): Promise<Response> {
+  // An event stream has no end, hence no length: HEAD answers its headers and lets the stream go at once.
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return new Response(null, { status: response.status, headers: response.headers });
+  }
   const body = await response.arrayBuffer();
   const headers = new Headers(response.headers);
   if (body.byteLength && !headers.has('content-length')) headers.set('content-length', String(body.byteLength));
