@@ -28,6 +28,7 @@ import { describeError, logger } from './infra/log.js';
 import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
 import { recordClientAbort, recordRequest } from './request-metrics.js';
+import { LoadShedder } from './load-shedding.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -49,9 +50,23 @@ const GRAPHQL_CORS = {
   maxAge: 600,
 };
 
+/** Never shed: an orchestrator's probes and the scraper must see an overloaded replica as it is. */
+const UNSHED = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The path of an absolute request URL (`http://host/path?query`) without parsing it whole: this runs per request. */
+function isUnshed(url: string): boolean {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const end = url.indexOf('?', start);
+  return start !== -1 && UNSHED.has(end === -1 ? url.slice(start) : url.slice(start, end));
+}
+
+/** Retry-After 1: a shed request finds room a second later unless the overload lasts (then a balancer moves it). */
+const OVERLOADED = new AppError('overloaded', { retryAfter: 1 }, { headers: { 'Retry-After': '1' } });
+
 /** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   observeDependencies(deps.db, deps.queue);
+  const shedder = new LoadShedder(deps.config.maxConcurrentRequests);
   const schema = toSchema();
   const operations = loadOperations(schema);
   const runner = createRowRunner(schema, operations, routes);
@@ -101,7 +116,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics') context.log.route = `${request.method} ${pathname}`;
+    if (UNSHED.has(pathname)) context.log.route = `${request.method} ${pathname}`;
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
     if (pathname === '/metrics') {
       // Before any gate: never rate-limited, and its own token, not an API key (decisions §7.5).
@@ -110,6 +125,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     }
     if (pathname === '/readyz') {
       if (options.readiness?.draining) return jsonResponse(503, { status: 'draining' });
+      if (shedder.overloaded) return jsonResponse(503, { status: 'overloaded' });
       try {
         await deps.db.sql(rawStatement(sql`SELECT 1`));
         // Still ready without Redis: every replica is in the same state and serves with its own counters; taking
@@ -158,12 +174,15 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       const incoming = request.headers.get('x-request-id');
       const context = createRequestContext(deps, limitField, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
       signals.set(context, request.signal);
+      const admitted = isUnshed(request.url) || shedder.admit();
       let response: Response;
       try {
-        response = await route(request, context);
+        response = admitted ? await route(request, context) : errorResponse(OVERLOADED);
       } catch (error) {
         if (!request.signal.aborted) logger.error({ requestId: context.requestId, route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
+      } finally {
+        if (admitted && !isUnshed(request.url)) shedder.release();
       }
       if (request.method === 'HEAD') response = await withoutBody(response);
       response.headers.set('X-Request-Id', context.requestId);

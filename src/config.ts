@@ -53,6 +53,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** `GET /metrics` exists only when set, and answers only `Authorization: Bearer <metricsToken>` (decisions §7.5). */
   metricsToken: string | null;
+  /** Requests worked on at once past which new ones are refused with 503 `overloaded` (null: no limit). */
+  maxConcurrentRequests: number | null;
   /** A streamed response (an export) whose client has not read for this long is ended. */
   streamIdleTimeoutMs: number;
   /** A worker process (`npm run worker`) serves `/metrics` on this port when set (and metricsToken is). */
@@ -64,6 +66,12 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * One gateway process (2 cores) serves the forms list at ~1,250 requests/s with a p99 of ~60 ms at 32 to 64
+ * connections; past ~64 requests at once they only queue (issue #38: p50 280 ms at 512 connections).
+ */
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
 
 type Env = Record<string, string | undefined>;
 
@@ -183,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
     streamIdleTimeoutMs: milliseconds(env, 'STREAM_IDLE_TIMEOUT_MS', 30_000),
+    maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS === 'off' ? null : positiveInt(env, 'MAX_CONCURRENT_REQUESTS', DEFAULT_MAX_CONCURRENT_REQUESTS),
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
     streamKeepAliveMs: Math.min(milliseconds(env, 'STREAM_KEEP_ALIVE_MS', 15_000), 15_000) || 15_000,
     streamLeaseMs: Math.max(milliseconds(env, 'STREAM_LEASE_MS', 30_000), 1_000),

@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   too_many_streams: 429,
   internal_error: 500,
   phi_key_unavailable: 503,
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -64,6 +65,7 @@ const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   too_many_streams: 'Too many open event streams for this API key',
   internal_error: 'Internal server error',
   phi_key_unavailable: 'This submission is encrypted under a key the service is not configured with',
+  overloaded: 'The service is overloaded; retry after Retry-After seconds',
 };
 
 export interface FieldProblem {

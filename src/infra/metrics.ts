@@ -48,6 +48,12 @@ export const httpClientAborts = new Counter({
   registers: [registry],
 });
 
+export const httpRequestsShed = new Counter({
+  name: 'http_requests_shed_total',
+  help: 'Requests refused with 503 overloaded because MAX_CONCURRENT_REQUESTS were being worked on (also in http_requests_total as route "unmatched", status 503).',
+  registers: [registry],
+});
+
 export const graphqlOperations = new Counter({
   name: 'graphql_operations_total',
   help: 'GraphQL operations executed on /graphql, by type (query, mutation, subscription) and outcome (ok, error).',

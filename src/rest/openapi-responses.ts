@@ -25,6 +25,8 @@ export function errorCodesFor(route: TableRoute): ErrorCode[] {
   // Any body can be malformed, break its schema, or exceed the 1 MiB read cap.
   if (route.body) codes.add('invalid_json').add('validation_failed').add('payload_too_large');
   for (const code of route.errors ?? []) codes.add(code);
+  // Any request may be shed before it is routed (src/load-shedding.ts) or fail unexpectedly.
+  codes.add('overloaded');
   codes.add('internal_error');
   return [...codes];
 }
@@ -51,7 +53,7 @@ export function errorResponses(route: TableRoute): Record<string, JsonSchema> {
   }
   const responses: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const retry = codes.includes('rate_limited') || codes.includes('idempotency_in_progress');
+    const retry = codes.includes('rate_limited') || codes.includes('idempotency_in_progress') || codes.includes('overloaded');
     responses[String(status)] = {
       description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
       headers: { ...rateLimitHeaders(status), ...(retry && { 'Retry-After': RETRY_AFTER }) },

@@ -600,7 +600,7 @@ export interface components {
         Error: {
             error: string;
             /** @enum {string} */
-            code: "invalid_pagination" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "too_many_streams" | "internal_error" | "phi_key_unavailable";
+            code: "invalid_pagination" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "too_many_streams" | "internal_error" | "phi_key_unavailable" | "overloaded";
         } & {
             [key: string]: unknown;
         };
@@ -784,6 +784,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "create-form": {
@@ -964,6 +984,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -1153,6 +1193,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "archive-form": {
@@ -1292,6 +1352,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -1495,6 +1575,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "list-form-submissions": {
@@ -1684,7 +1784,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable` */
+            /** @description Error: `phi_key_unavailable`, `overloaded` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1693,12 +1793,14 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable";
+                        code?: "phi_key_unavailable" | "overloaded";
                     };
                 };
             };
@@ -1943,7 +2045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable` */
+            /** @description Error: `phi_key_unavailable`, `overloaded` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1952,12 +2054,14 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable";
+                        code?: "phi_key_unavailable" | "overloaded";
                     };
                 };
             };
@@ -2134,7 +2238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable` */
+            /** @description Error: `phi_key_unavailable`, `overloaded` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2143,12 +2247,14 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable";
+                        code?: "phi_key_unavailable" | "overloaded";
                     };
                 };
             };
@@ -2294,6 +2400,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "get-site-verification": {
@@ -2436,6 +2562,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "attempt-site-verification": {
@@ -2553,6 +2699,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -2724,6 +2890,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -2904,6 +3090,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -3104,6 +3310,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "get-booking": {
@@ -3284,6 +3510,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "list-ecommerce-widgets": {
@@ -3461,6 +3707,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -3650,6 +3916,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -3854,6 +4140,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "get-order": {
@@ -4038,6 +4344,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "list-site-catalog": {
@@ -4194,6 +4520,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "list-webhooks": {
@@ -4339,6 +4685,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -4528,6 +4894,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "get-webhook": {
@@ -4684,6 +5070,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "delete-webhook": {
@@ -4793,6 +5199,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -4976,6 +5402,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "list-webhook-deliveries": {
@@ -5150,6 +5596,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -5343,6 +5809,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "redeliver-webhook-delivery": {
@@ -5501,6 +5987,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -5689,6 +6195,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "ping-webhook": {
@@ -5831,6 +6357,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "stream-events": {
@@ -5940,6 +6486,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -6093,6 +6659,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "get-event": {
@@ -6243,6 +6829,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -6402,6 +7008,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };
@@ -6580,6 +7206,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
+                    };
+                };
+            };
         };
     };
     "export-form-submissions": {
@@ -6730,6 +7376,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Error: `overloaded` */
+            503: {
+                headers: {
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "overloaded";
                     };
                 };
             };

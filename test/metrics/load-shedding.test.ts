@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../../src/infra/metrics.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { seedAccount } from '../support/seed.js';
+
+const TOKEN = 'shedding-test-token';
+
+let t: TestApp;
+let key: string;
+let formId: number;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { MAX_CONCURRENT_REQUESTS: '2', METRICS_TOKEN: TOKEN } });
+  const account = await seedAccount(t.db);
+  key = account.apiKeys.full!.key;
+  formId = Object.values(account.forms)[0]!.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** An ingest whose body arrives only when `finish()` is called: a request being worked on until then. */
+function heldRequest(): { response: Promise<Response>; finish(): void } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  controller.enqueue(new TextEncoder().encode('{"formData":'));
+  const response = t.app.fetch(
+    new Request(`http://gateway.test/v1/forms/${formId}/submissions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  return {
+    response,
+    finish: () => {
+      controller.enqueue(new TextEncoder().encode('{"name":"Ada"}}'));
+      controller.close();
+    },
+  };
+}
+
+const shedCount = async (): Promise<number> => {
+  const line = (await registry.metrics()).split('\n').find((candidate) => candidate.startsWith('http_requests_shed_total '));
+  return Number(line?.split(' ')[1] ?? 0);
+};
+
+describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
+  it('refuses past the limit at once with 503 overloaded and Retry-After, never sheds the probes or /metrics, and /readyz reports it', async () => {
+    const held = [heldRequest(), heldRequest()];
+    // Both are in the app, reading their bodies.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = await shedCount();
+    t.db.resetQueryCount();
+    const refused = await t.request('GET', '/v1/forms', { key });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toStrictEqual({ error: 'The service is overloaded; retry after Retry-After seconds', code: 'overloaded', retryAfter: 1 });
+    // Refused before any work: not one statement (no key lookup, no budget).
+    expect(t.db.queries).toStrictEqual([]);
+    expect((await t.request('POST', '/graphql', { key, body: { query: '{ __typename }' } })).status).toBe(503);
+    expect(await shedCount()).toBe(before + 2);
+
+    expect((await t.request('GET', '/healthz')).status).toBe(200);
+    const metrics = await t.app.fetch(new Request('http://gateway.test/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
+    expect(metrics.status).toBe(200);
+    const ready = await t.request('GET', '/readyz');
+    expect([ready.status, ready.body]).toStrictEqual([503, { status: 'overloaded' }]);
+
+    // The admitted requests finish as if nothing happened.
+    for (const request of held) request.finish();
+    expect((await Promise.all(held.map((request) => request.response))).map((response) => response.status)).toStrictEqual([201, 201]);
+    expect((await t.request('GET', '/v1/forms', { key })).status).toBe(200);
+    // A second without refusals: ready again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await t.request('GET', '/readyz')).body).toStrictEqual({ status: 'ready' });
+  });
+});
