@@ -21,8 +21,8 @@ afterAll(async () => {
   for (const server of running) await server.stop();
 });
 
-/** What `npm start` runs (package.json: `node <flags> scripts/start.mjs`), with this Node. */
-const NPM_START_ARGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
+/** What `npm start` runs (package.json: `exec node <flags> scripts/start.mjs`), with this Node. */
+const NPM_START_ARGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.replace(/^exec /, '').split(' ').slice(1);
 
 /** Starts the real `npm start` command on a free port and waits for its "listening" line. */
 async function startServer(env: Record<string, string>): Promise<Server> {
