@@ -28,6 +28,10 @@ describe('POST /mcp: initialize', () => {
     expect(agent.client.getServerVersion()).toStrictEqual({ name: 'widgets-gateway', version: '1.0.0' });
     expect(agent.client.getServerCapabilities()).toStrictEqual({ tools: { listChanged: false } });
     await expect(agent.client.ping()).resolves.toStrictEqual({});
+    // Client#callTool checks a success against the outputSchema tools/list gave it (the SDK's own ajv).
+    await agent.client.listTools();
+    const form = await agent.client.callTool({ name: 'get_form', arguments: { id: fx.demo.formId } });
+    expect(form.structuredContent).toMatchObject({ id: fx.demo.formId });
     await agent.close();
   });
 
