@@ -29,6 +29,7 @@ import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
 import { recordClientAbort, recordRequest } from './request-metrics.js';
 import { LoadShedder } from './load-shedding.js';
+import { traceIdOf } from './infra/trace-context.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -49,6 +50,12 @@ const GRAPHQL_CORS = {
   exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
   maxAge: 600,
 };
+
+/** The request's W3C trace id (decisions §7.5) for its log lines, when it came with a valid `traceparent`. */
+function traceField(request: Request): { traceId?: string } {
+  const traceId = traceIdOf(request.headers.get('traceparent'));
+  return traceId === null ? {} : { traceId };
+}
 
 /** Never shed: an orchestrator's probes and the scraper must see an overloaded replica as it is. */
 const UNSHED = new Set(['/healthz', '/readyz', '/metrics']);
@@ -179,7 +186,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       try {
         response = admitted ? await route(request, context) : errorResponse(OVERLOADED);
       } catch (error) {
-        if (!request.signal.aborted) logger.error({ requestId: context.requestId, route: context.log.route, error: describeError(error) });
+        if (!request.signal.aborted) logger.error({ requestId: context.requestId, ...traceField(request), route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
       } finally {
         if (admitted && !isUnshed(request.url)) shedder.release();
@@ -195,6 +202,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       if (deps.config.logRequests) {
         logger.info({
           requestId: context.requestId,
+          ...traceField(request),
           method: request.method,
           route: context.log.route ?? null,
           status,
