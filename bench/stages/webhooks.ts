@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
@@ -9,6 +8,7 @@ import { round } from '../report.js';
 import { startHttpsServer, type TestHttpsServer } from '../../test/support/https-server.js';
 import { holds, type Stage, type StageContext } from './stage.js';
 import { hopFigures, type HopFigures } from './webhook-hops.js';
+import { cpuMs, measureBackendCpu } from './backend-cpu.js';
 
 /**
  * Webhook deliveries as an integrator sees them: submissions ingested at a fixed rate (open loop: a request every
@@ -188,17 +188,6 @@ async function settle(receiver: Receiver, ingested: Ingested, timeoutS: number):
   }
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); null elsewhere. */
-function cpuMs(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
-
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -228,6 +217,11 @@ interface RunFigures {
   deliveriesPerS: number | null;
   /** Drain runs: CPU the worker's process spent per delivered submission (relay, fan-out, delivery, 2 emails). */
   workerCpuMsPerSubmission?: number | null;
+  /**
+   * Drain runs: PostgreSQL CPU (its backends' user + system time) per delivered submission while the backlog drains:
+   * the worker's side of an ingest (relay, fan-out, the form webhook's delivery, the emails, pg-boss's bookkeeping).
+   */
+  postgresCpuMsPerSubmission?: number | null;
   /** Rate runs: the warm-up (the first --warmup seconds of a fresh fleet at the same rate), reported apart. */
   coldP50Ms?: number | null;
   coldP99Ms?: number | null;
@@ -318,13 +312,18 @@ async function drainRun(context: StageContext, mode: WorkerMode): Promise<RunFig
   const fleet = await startFleet(context, db.url, dataDir, receiver, mode);
   const workerPid = fleet.worker?.pid ?? fleet.gateway.pid;
   const cpuBefore = cpuMs(workerPid);
+  const postgresCpu = await measureBackendCpu(db.url);
   try {
     await settle(receiver, ingested, SETTLE_S);
     const cpuAfter = cpuMs(workerPid);
+    const postgresMs = await postgresCpu.stop();
     const figures = figuresOf(mode, `backlog ${BACKLOG}`, ingested, receiver, startedAt);
     const cpu = cpuBefore === null || cpuAfter === null || figures.received === 0 ? null : (cpuAfter - cpuBefore) / figures.received;
     figures.workerCpuMsPerSubmission = round(cpu, 2);
-    context.log(`webhooks ${mode} drain of ${BACKLOG}: ${figures.deliveriesPerS} deliveries/s, ${figures.received}/${figures.acknowledged} received, worker CPU ${figures.workerCpuMsPerSubmission} ms per submission`);
+    figures.postgresCpuMsPerSubmission = postgresMs === null || figures.received === 0 ? null : round(postgresMs / figures.received, 2);
+    context.log(
+      `webhooks ${mode} drain of ${BACKLOG}: ${figures.deliveriesPerS} deliveries/s, ${figures.received}/${figures.acknowledged} received, worker CPU ${figures.workerCpuMsPerSubmission} ms and PostgreSQL CPU ${figures.postgresCpuMsPerSubmission} ms per submission`,
+    );
     return figures;
   } finally {
     await fleet.stop();
@@ -344,6 +343,7 @@ export const webhooksStage: Stage = {
     const drains = runs.filter((run) => typeof run.rate === 'string');
     const worst = (values: (number | null)[]): number | null => (values.some((v) => v === null) ? null : Math.max(...(values as number[])));
     const slowestDrain = drains.length === 0 || drains.some((run) => run.deliveriesPerS === null) ? null : Math.min(...drains.map((run) => run.deliveriesPerS!));
+    const postgresCpu = worst(drains.map((run) => run.postgresCpuMsPerSubmission ?? null));
     const allArrived = runs.every((run) => run.missing === 0 && (run.coldMissing ?? 0) === 0 && run.invalidSignatures === 0 && run.ingestFailed === 0);
     const p50 = worst(at300.map((run) => run.p50Ms));
     const p99 = worst(at300.map((run) => run.p99Ms));
@@ -354,6 +354,9 @@ export const webhooksStage: Stage = {
         { name: 'webhooks: acknowledged → received p50 at 300 ingests/s (worse mode)', target: '<= 100 ms', value: p50, holds: holds(p50, (v) => v <= 100) },
         { name: 'webhooks: acknowledged → received p99 at 300 ingests/s (worse mode)', target: '<= 500 ms', value: p99, holds: holds(p99, (v) => v <= 500) },
         { name: 'webhooks: every acknowledged submission delivered with a valid signature', target: 'all', value: allArrived ? 1 : 0, holds: allArrived },
+        // Issue 38's goal. Its 3.3 ms was measured on another set-up (two subscriptions and two emails per ingest, all
+        // of PostgreSQL's CPU): this stage's drain has one delivery per submission and counts the database's backends.
+        { name: 'webhooks: PostgreSQL CPU per submission while a backlog drains (worse mode)', target: '<= 1.5 ms', value: postgresCpu, holds: holds(postgresCpu, (v) => v <= 1.5) },
       ],
       notes: [`webhooks stage: a submission not delivered within ${SETTLE_S} s after the last ingest counts as missing.`],
     };
