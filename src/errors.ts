@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
  */
 export const ERROR_STATUS = {
   invalid_pagination: 400,
+  invalid_cursor: 400,
   domain_required: 400,
   forbidden_field: 400,
   validation_failed: 400,
@@ -39,6 +40,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   invalid_pagination: 'page must be a whole number from 1 to 1000000 and limit a positive whole number',
+  invalid_cursor: 'after is not a cursor this list issued for these filters: start again from page 1',
   domain_required: 'Choose a domain: pass domainId (one of candidates)',
   forbidden_field: 'These fields cannot be changed',
   validation_failed: 'The request is invalid',

@@ -75,6 +75,21 @@ async function readJsonBody(request: Request): Promise<unknown> {
   return body;
 }
 
+/**
+ * `Link: <…>; rel="next"` (RFC 8288, decisions §7.6): the list's own path with its filters as the request gave them
+ * (in the row's order), the limit it was answered with, and the cursor of the following page.
+ */
+function nextLink(route: Route, url: URL, limit: unknown, next: string): string {
+  const params = new URLSearchParams();
+  for (const name of Object.keys(route.query?.shape ?? {})) {
+    const value = url.searchParams.get(name);
+    if (name !== 'after' && value !== null) params.set(name, value);
+  }
+  params.set('limit', String(limit));
+  params.set('after', next);
+  return `<${url.pathname}?${params.toString()}>; rel="next"`;
+}
+
 /** A streamed body that failed after its first byte: the name only, never row data. */
 function logStreamFailure(context: RequestContext, error: unknown): void {
   const name = error instanceof Error ? error.name : typeof error;
@@ -148,13 +163,14 @@ export function createRestFacade(schema: GraphQLSchema, runner: RowRunner, route
       // ── conditional-request hook (src/rest/conditional.ts) ──
       const known = condition && (await conditionalGets.shortcut(route, context, input, condition));
       if (known) return notModified(known, context.responseHeaders);
-      const { status, headers, body } = await runner.run(route, input, context);
+      const { status, headers, body, next } = await runner.run(route, input, context);
       if (route.method === 'GET' && status === 200 && body !== undefined) {
         const json = JSON.stringify(body);
         const etag = conditionalGets.settle(route, context, input, json);
         if (condition && matches(condition, etag)) return notModified(etag, context.responseHeaders);
         await charge();
-        return jsonTextResponse(200, json, { ...context.responseHeaders, ...headers, ...CACHE_HEADERS, ETag: etag });
+        const link: Record<string, string> = next ? { Link: nextLink(route, url, input.query.limit, next) } : {};
+        return jsonTextResponse(200, json, { ...context.responseHeaders, ...headers, ...CACHE_HEADERS, ETag: etag, ...link });
       }
       await charge(); // any other answer to a conditional GET is charged like the request it is
       // ── end of the hook ──

@@ -55,6 +55,12 @@ export interface ShapeOptions {
   spread?: string;
   /** Members of the root field kept beside the spread ones (a created webhook's `secret`); the rest steer the response. */
   keep?: string[];
+  /**
+   * A list walkable by cursor (decisions §7.6): the root field selects `data`, `pagination` (skipped in cursor mode)
+   * and `cursor { limit next }`. Page mode answers `{ data, pagination }`, cursor mode `{ data, pagination: cursor }`;
+   * `cursor.next` steers the `Link` header and is never in a page-mode body.
+   */
+  walk?: true;
 }
 
 export interface ResponseShape {
@@ -64,6 +70,8 @@ export interface ResponseShape {
   toBody(root: unknown): unknown;
   /** JSON Schema of that body, from the selection and GraphQL nullability: what OpenAPI documents. */
   schema: JsonSchema | null;
+  /** Walkable lists: the cursor of the following page, from the root field's value (null after the last row). */
+  next?(root: unknown): string | null;
 }
 
 function membersOf(schema: GraphQLSchema, parent: GraphQLObjectType, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): Member[] {
@@ -158,6 +166,7 @@ export function compileResponseShape(schema: GraphQLSchema, document: DocumentNo
   const root = roots[0];
   if (!root || roots.length !== 1) throw new Error('A pinned operation selects exactly one root field');
 
+  if (options.walk) return walkShape(root);
   let members = root.members;
   let type = root.type;
   if (options.spread) {
@@ -184,4 +193,32 @@ export function compileResponseShape(schema: GraphQLSchema, document: DocumentNo
   const toBody = pick && rewrite ? (value: unknown) => rewrite(pick(value)) : (pick ?? rewrite ?? ((value: unknown) => value));
   // A root field of a scalar type (DELETE's Boolean) has no body.
   return { rootKey: root.key, toBody, schema: bodyMembers ? typeSchema(type, bodyMembers) : null };
+}
+
+/** The two bodies of a walkable list (ShapeOptions.walk), read from the one selection. */
+function walkShape(root: Member): ResponseShape {
+  const member = (key: string): Member => {
+    const found = root.members?.find((candidate) => candidate.key === key);
+    if (!found?.members) throw new Error(`A walkable list selects ${key} { … }`);
+    return found;
+  };
+  const data = member('data');
+  const pagination = member('pagination');
+  const cursor = member('cursor');
+  const pageMembers = [data, pagination];
+  const cursorMembers = [data, { ...cursor, key: 'pagination' }];
+  const rewritePage = rewriter(pageMembers) ?? ((value: unknown) => value);
+  const rewriteData = rewriter(data.members) ?? ((value: unknown) => value);
+  const toBody = (value: unknown): unknown => {
+    const source = value as { data: unknown[]; pagination?: unknown; cursor: unknown };
+    // `pagination` is skipped (@include) in cursor mode: its absence is what says which body this is.
+    if (source.pagination === undefined) return { data: rewriteData(source.data), pagination: source.cursor };
+    return rewritePage({ data: source.data, pagination: source.pagination });
+  };
+  return {
+    rootKey: root.key,
+    toBody,
+    schema: { oneOf: [typeSchema(root.type, pageMembers), typeSchema(root.type, cursorMembers)] },
+    next: (value) => (value as { cursor: { next: string | null } }).cursor.next,
+  };
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { Scope } from '../scopes.js';
 import type { OperationName, OperationVariables } from './operations.js';
@@ -10,6 +10,9 @@ export interface Resource {
   auth: 'apiKey' | 'siteKey';
   scope: Scope | null;
 }
+
+/** A cursor the list issued (decisions §7.6): checked by the list's service, 400 invalid_cursor otherwise. */
+const afterParam = z.string().optional().describe('a cursor from the previous page (`pagination.next`, or the `Link` header): the rows that follow it; not with page');
 
 /** Operations whose only variable is the path's `{id}`. */
 type ByIdOperation = { [N in OperationName]: OperationVariables<N> extends { id: number } ? ({ id: number } extends OperationVariables<N> ? N : never) : never }[OperationName];
@@ -29,8 +32,11 @@ interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObje
   description: string;
   /** Query parameters besides page/limit. */
   query?: Q;
+  /** Walkable by cursor (decisions §7.6): `after` joins the query, and the operation selects `cursor { limit next }`. */
+  walk?: true;
   errors?: ErrorCode[];
-  variables: RouteSpec<N, P, Q, undefined, true>['variables'];
+  /** A walkable list's `after` and `paged` are added by `list` itself. */
+  variables(input: Parameters<RouteSpec<N, P, Q, undefined, true>['variables']>[0]): Omit<OperationVariables<N>, 'after' | 'paged'>;
 }
 
 /** A row of the resource: its tag and auth given, its scope unless the row names its own; method and path lead the row. */
@@ -68,7 +74,27 @@ export function rowsOf(resource: Resource) {
         success: { status: 200 },
       }),
     /** A paginated `GET`: page/limit parsed once, `{ data, pagination }` from the operation's root field. */
-    list: <P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined>(path: P, row: ListRow<N, P, Q>): Route =>
-      defineRoute<N, P, Q, undefined, true>({ ...resource, method: 'GET', path, paginated: true, ...row, success: { status: 200 } }),
+    list: <P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined>(path: P, row: ListRow<N, P, Q>): Route => {
+      const { walk, variables, ...rest } = row;
+      // The parsed `after` (absent in page mode, where the facade also leaves `page` out when `after` is given).
+      const cursorVariables = (query: unknown) => {
+        const after = (query as { after?: string }).after;
+        return { after: after ?? null, paged: after === undefined };
+      };
+      const walking = walk ? { query: (row.query ?? z.object({})).extend({ after: afterParam }) as unknown as Q, shape: { walk } } : {};
+      return defineRoute<N, P, Q, undefined, true>({
+        ...resource,
+        method: 'GET',
+        path,
+        paginated: true,
+        ...rest,
+        ...walking,
+        ...(walk && { errors: [...(row.errors ?? []), 'invalid_cursor'] }),
+        // Omit<…> plus the two members it left out is the operation's variables.
+        variables: (input) => ({ ...variables(input), ...(walk && cursorVariables(input.query)) }) as OperationVariables<N>,
+        // A walkable list's 200 carries `Link: <…>; rel="next"` while rows follow (decisions §7.6).
+        success: walk ? { status: 200, headers: ['Link'] } : { status: 200 },
+      });
+    },
   };
 }

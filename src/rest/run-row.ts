@@ -26,6 +26,8 @@ export interface RowAnswer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** A walkable list's cursor of the following page (decisions §7.6), for REST's `Link`; null otherwise. */
+  next: string | null;
 }
 
 /**
@@ -57,10 +59,20 @@ function parseParams(route: TableRoute, values: Record<string, string>): ParsedI
 function parseQuery(route: TableRoute, query: URLSearchParams): Record<string, unknown> {
   const raw = Object.fromEntries(query);
   if (query.size > Object.keys(raw).length) refuseRepeatedParameter(route, query);
-  const page = route.paginated ? parsePaginationQuery(raw.page, raw.limit) : {};
+  const page = route.paginated ? pageOrCursor(route, raw) : {};
   const { page: _page, limit: _limit, ...rest } = raw;
   const extra = route.query ? parseInput(route.query, rest) : {};
   return { ...page, ...extra };
+}
+
+/** A walkable list's `after` stands in place of `page` (decisions §7.6): both together are ambiguous. */
+function pageOrCursor(route: TableRoute, raw: Record<string, string>): { page?: number; limit: number } {
+  const request = parsePaginationQuery(raw.page, raw.limit);
+  if (!isStreamRoute(route) && route.shape?.walk && raw.after !== undefined) {
+    if (raw.page !== undefined) throw validationFailed([{ field: 'after', message: 'cannot be combined with page' }]);
+    return { limit: request.limit };
+  }
+  return request;
 }
 
 /**
@@ -129,7 +141,8 @@ export function createRowRunner(schema: GraphQLSchema, operations: OperationStor
       const shape = shapes.get(route);
       const body = shape?.schema ? shape.toBody(data[shape.rootKey]) : undefined;
       const outcome = route.outcome?.(data, body);
-      return { status: outcome?.status ?? route.success.status, headers: outcome?.headers ?? {}, body };
+      const next = shape?.next?.(data[shape.rootKey]) ?? null;
+      return { status: outcome?.status ?? route.success.status, headers: outcome?.headers ?? {}, body, next };
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
-import { pageField, pageRef } from './pagination.js';
+import { pageRef, walkField, walkPageRef } from './pagination.js';
 import { widgetField, widgetListField } from './widget-list.js';
 
 /* Calendar widgets and bookings (read-only). No field reads a hidden column: cancellation tokens, provider
@@ -53,7 +53,7 @@ export const BookingRef = builder.objectRef<BookingView>('Booking').implement({
   }),
 });
 
-const BookingPage = pageRef('BookingPage', BookingRef);
+const BookingPage = walkPageRef('BookingPage', BookingRef);
 
 builder.queryFields((t) => ({
   calendarWidgets: widgetListField(t, {
@@ -64,7 +64,7 @@ builder.queryFields((t) => ({
     list: listCalendarWidgets,
   }),
   calendarWidget: widgetField(t, 'CalendarWidget', 'read:calendars', getCalendarWidgetOrThrow),
-  calendarWidgetBookings: pageField(t, {
+  calendarWidgetBookings: walkField(t, {
     type: BookingPage,
     description: 'Bookings of a calendar widget, newest first; optional status and createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:bookings' },

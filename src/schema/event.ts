@@ -7,7 +7,7 @@ import { EVENT_TYPES, type EventPayload } from '../domain/webhooks/events.servic
 import { isEventType } from '../domain/webhooks/webhooks.service.js';
 import { builder } from './builder.js';
 import { LiveEvents } from './live-events.js';
-import { pageField, pageRef } from './pagination.js';
+import { walkField, walkPageRef } from './pagination.js';
 import { WebhookDeliveryRef } from './webhook-delivery.js';
 
 /**
@@ -45,10 +45,10 @@ const EventRef = builder.objectRef<EventPayload>('Event').implement({
   }),
 });
 
-const EventPage = pageRef('EventPage', EventRef);
+const EventPage = walkPageRef('EventPage', EventRef);
 
 builder.queryFields((t) => ({
-  events: pageField(t, {
+  events: walkField(t, {
     type: EventPage,
     description: 'Events of the last 30 days, newest first; only the kinds whose read scope the key holds',
     authScopes: { apiKey: true },

@@ -1,7 +1,8 @@
 import type { ArgBuilder, InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../context.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, normalizePagination, type Page, type Pagination, type PageRequest } from '../domain/pagination.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, normalizePagination, walkRequest, type CursorPagination, type Page, type Pagination, type PageRequest, type WalkPage, type WalkRequest } from '../domain/pagination.js';
+import { validationFailed } from '../errors.js';
 import type { Scope } from '../scopes.js';
 import { builder } from './builder.js';
 
@@ -64,6 +65,57 @@ export function pageField<Shape, Args extends InputFieldMap>(t: QueryFieldBuilde
       // TypeScript cannot spell out Pothos' argument shape of a generic map; these are the arguments declared above.
       const all = args as unknown as InputShapeFromFields<Args> & { page?: number | null; limit?: number | null };
       return options.resolve(all, normalizePagination(all.page, all.limit), context, info);
+    },
+  });
+}
+
+export const CursorPaginationRef = builder.objectRef<CursorPagination>('CursorPagination').implement({
+  description: 'Where a walk by cursor goes on (decisions §7.6)',
+  fields: (t) => ({
+    limit: t.exposeInt('limit'),
+    next: t.exposeString('next', { nullable: true, description: 'pass as `after` for the following page; null after the last row' }),
+  }),
+});
+
+/**
+ * A list that can also be walked by cursor (decisions §7.6): `{ data, pagination, cursor }`. `pagination` (with its
+ * total) exists in page mode only; `cursor { limit next }` in both, so page 1 already carries the first cursor.
+ */
+export function walkPageRef<Shape>(name: string, item: ObjectRef<BuilderTypes, Shape>) {
+  return builder.objectRef<WalkPage<Shape>>(name).implement({
+    fields: (t) => ({
+      data: t.field({ type: [item], complexity: { field: 0, multiplier: 1 }, resolve: (page) => page.data }),
+      pagination: t.field({
+        type: PaginationRef,
+        description: 'page mode only: a page read `after` a cursor counts no total (select `cursor`)',
+        resolve: (page) => {
+          if (!page.pagination) throw validationFailed([{ field: 'after', message: 'a page read after a cursor has no pagination: select cursor { limit next }' }]);
+          return page.pagination;
+        },
+      }),
+      cursor: t.field({ type: CursorPaginationRef, resolve: (page) => page.cursor }),
+    }),
+  });
+}
+
+interface WalkFieldOptions<Shape, Args extends InputFieldMap> extends Omit<PageFieldOptions<Shape, Args>, 'type' | 'resolve'> {
+  type: ObjectRef<BuilderTypes, WalkPage<Shape>>;
+  /** `request`: page mode (page, limit) or cursor mode (after, limit), never both (400 validation_failed). */
+  resolve(args: InputShapeFromFields<Args>, request: WalkRequest, context: RequestContext, info: GraphQLResolveInfo): Promise<WalkPage<Shape>>;
+}
+
+/** A root list field that can also be walked by cursor: `pageField`'s arguments plus `after` (decisions §7.6). */
+export function walkField<Shape, Args extends InputFieldMap>(t: QueryFieldBuilder, options: WalkFieldOptions<Shape, Args>) {
+  return t.field({
+    type: options.type,
+    description: options.description,
+    authScopes: options.authScopes,
+    complexity: listComplexity,
+    args: { ...pageArgs(t.arg), after: t.arg.string({ required: false, description: 'a cursor (`cursor.next` of the page before): the rows that follow it; not with page' }), ...options.args },
+    resolve: (_root, args, context, info) => {
+      // TypeScript cannot spell out Pothos' argument shape of a generic map; these are the arguments declared above.
+      const all = args as unknown as InputShapeFromFields<Args> & { page?: number | null; limit?: number | null; after?: string | null };
+      return options.resolve(all, walkRequest(all.page, all.limit, all.after), context, info);
     },
   });
 }

@@ -14,7 +14,7 @@ import {
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
-import { pageField, pageRef, type QueryFieldBuilder } from './pagination.js';
+import { pageRef, walkField, walkPageRef, type QueryFieldBuilder } from './pagination.js';
 import { widgetField, widgetListField } from './widget-list.js';
 
 /* Shop widgets, collections and orders (read-only). Payment-provider ids, download URLs and download tokens
@@ -85,7 +85,7 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
   }),
 });
 
-const OrderPage = pageRef('OrderPage', OrderRef);
+const OrderPage = walkPageRef('OrderPage', OrderRef);
 
 const requiredId = (t: QueryFieldBuilder) => t.arg.int({ required: true });
 
@@ -93,7 +93,7 @@ const requiredId = (t: QueryFieldBuilder) => t.arg.int({ required: true });
 function ordersField<Parent extends 'ecommerceWidgetId' | 'collectionId'>(t: QueryFieldBuilder, parent: Parent, what: string, list: typeof listWidgetOrders) {
   // The parent's id argument keeps its v1 name (ecommerceWidgetId, collectionId).
   const parentArg = { [parent]: requiredId(t) } as Record<Parent, ReturnType<typeof requiredId>>;
-  return pageField(t, {
+  return walkField(t, {
     type: OrderPage,
     description: `${what}, newest first; optional status and createdAt range [createdFrom, createdBefore)`,
     authScopes: { scope: 'read:orders' },

@@ -4,7 +4,7 @@ import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSub
 import type { RequestContext } from '../context.js';
 import { v1Presenters } from '../rest/present.js';
 import { builder } from './builder.js';
-import { pageField, pageRef } from './pagination.js';
+import { walkField, walkPageRef } from './pagination.js';
 
 export function readerOf(context: RequestContext): Reader {
   const viewer = requireApiKeyViewer(context);
@@ -21,7 +21,7 @@ export const SubmissionRef = builder.objectRef<Submission>('Submission').impleme
   }),
 });
 
-const SubmissionPage = pageRef('SubmissionPage', SubmissionRef);
+const SubmissionPage = walkPageRef('SubmissionPage', SubmissionRef);
 
 const DailyCountRef = builder.objectRef<DailyCount>('DailyCount').implement({
   fields: (t) => ({
@@ -38,7 +38,7 @@ const IngestResultRef = builder.objectRef<{ submission: Submission; replayed: bo
 });
 
 builder.queryFields((t) => ({
-  formSubmissions: pageField(t, {
+  formSubmissions: walkField(t, {
     type: SubmissionPage,
     description: 'Submissions of a form (active or archived), newest first; optional createdAt range [createdFrom, createdBefore)',
     authScopes: { scope: 'read:submissions' },

@@ -91,6 +91,9 @@ function steps(ids: { form: number; phiForm: number; submission: number; calenda
     // Submissions.
     { name: 'list submissions', method: 'GET', path: `/v1/forms/${f}/submissions` },
     { name: 'list submissions, limit 1', method: 'GET', path: `/v1/forms/${f}/submissions?limit=1` },
+    { name: 'list submissions after a cursor', method: 'GET', path: `/v1/forms/${f}/submissions?limit=1&after=<after>` },
+    { name: 'list submissions, page and after', method: 'GET', path: `/v1/forms/${f}/submissions?page=2&after=<after>` },
+    { name: 'list submissions after a malformed cursor', method: 'GET', path: `/v1/forms/${f}/submissions?after=nope` },
     { name: 'list submissions of a PHI form', method: 'GET', path: `/v1/forms/${ids.phiForm}/submissions` },
     { name: 'list submissions of an absent form', method: 'GET', path: '/v1/forms/999999/submissions' },
     { name: 'list submissions without the scope', method: 'GET', path: `/v1/forms/${f}/submissions`, auth: 'calendars' },
@@ -315,10 +318,10 @@ describe('recorded v1 bodies', () => {
 
     recorded = [];
     requestBodies = [];
-    const last: { delivery?: string; event?: string } = {};
+    const last: { delivery?: string; event?: string; after?: string } = {};
     for (const step of steps(ids)) {
       const auth = step.auth ?? 'full';
-      const path = step.path.replace('<delivery>', last.delivery ?? 'none').replace('<event>', last.event ?? 'none');
+      const path = step.path.replace('<delivery>', last.delivery ?? 'none').replace('<event>', last.event ?? 'none').replace('<after>', last.after ?? 'none');
       const response = await t.request(step.method, path, {
         key: auth === 'none' ? undefined : keys[auth],
         siteKey: step.siteKey === 'verified' || step.siteKey === 'unverified' ? siteKeys[step.siteKey] : undefined,
@@ -326,6 +329,7 @@ describe('recorded v1 bodies', () => {
         headers: step.headers,
       });
       if (step.name === 'ping a webhook') last.delivery = String((response.body as { id: number }).id);
+      if (step.name === 'list submissions, limit 1') last.after = new URL(/<(.+)>/.exec(response.headers.get('link') ?? '')?.[1] ?? '/', 'http://x').searchParams.get('after') ?? undefined;
       if (step.name === 'list events') last.event = (response.body as { data: { id: string }[] }).data[0]?.id;
       const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name) ?? '']] : [])));
       recorded.push({ name: step.name, request: `${step.method} ${step.path}`, status: response.status, headers, body: normalize(response.text) });
@@ -382,7 +386,7 @@ describe('recorded v1 bodies', () => {
       if (!list) continue;
       checked.add(name);
       const body = JSON.parse(response.body) as Record<string, unknown>;
-      for (const problem of compareFields(body, list, response.name)) expect.fail(problem);
+      for (const problem of compareFields(body, list, `${response.name} (${response.request})`)) expect.fail(problem);
     }
     expect([...checked].sort()).toEqual(Object.keys(documented).sort());
   });
@@ -403,7 +407,10 @@ interface FieldList {
 function compareFields(value: unknown, list: FieldList, where: string): string[] {
   if (list.list) {
     const envelope = value as { data: unknown[]; pagination: unknown };
-    const problems = compareFields(value, { fields: ['data', 'pagination'], nested: { pagination: { fields: ['page', 'limit', 'total', 'pages'] } } }, where);
+    // Page mode's pagination, or cursor mode's (decisions §7.6: `after` given, `{ limit, next }`).
+    const cursorMode = /[?&]after=/.test(where);
+    const pagination = cursorMode ? ['limit', 'next'] : ['page', 'limit', 'total', 'pages'];
+    const problems = compareFields(value, { fields: ['data', 'pagination'], nested: { pagination: { fields: pagination } } }, where);
     envelope.data.forEach((item, i) => problems.push(...compareFields(item, list.list!, `${where} data[${i}]`)));
     return problems;
   }

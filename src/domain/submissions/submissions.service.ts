@@ -9,7 +9,8 @@ import { recordSubmissionReads } from './audit.service.js';
 import { outboxRow, type Present } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim, type ClaimRecord } from './idempotency.service.js';
-import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+import { cursorModePage, pageModePage, skipTake, type WalkPage, type WalkRequest } from '../pagination.js';
+import { decodeCursor, encodeCursor, type ListKey } from '../list-cursor.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
@@ -50,7 +51,7 @@ export async function auditPhiReads(db: SqlExecutor, reader: Reader, submissions
   if (phiIds.length) await recordSubmissionReads(db, reader, phiIds);
 }
 
-export interface SubmissionListFilter extends PageRequest, CreatedRange {}
+export interface SubmissionListFilter extends WalkRequest, CreatedRange {}
 
 /** Which createdAt bounds apply (the statement's shape); their values are parameters. */
 interface WindowShape {
@@ -74,18 +75,30 @@ function inCreatedRange<D, TB extends keyof D, O>(query: SelectQueryBuilder<D, T
   return limited;
 }
 
+/** Where a read of rows starts: at an offset (page mode), or after a cursor's position (cursor mode, §7.6). */
+interface StartShape {
+  after: boolean;
+}
+
+interface StartValues {
+  take: number;
+  skip: number;
+  afterCreatedAt: Date | null;
+  afterId: number | null;
+}
+
 /**
  * The newest submissions of the form aliased `f` (a page of them, in the window), as the lateral subquery `s`:
  * it walks the (formId, createdAt desc, id desc) index once per form, so its cost follows the page, not the table.
+ * After a cursor, the row comparison is an index condition on the same index: a page at any depth reads only its rows.
  * Both lists of submissions (one form's page, the newest of each form of a page) read through it.
  */
-const newestSubmissionsOfForm = (shape: WindowShape, values: WindowValues & { take: number; skip: number }) =>
-  inCreatedRange(sqlBuilder.selectFrom('Submission as p').selectAll('p').where('p.formId', '=', sql.ref<number>('f.id')), 'p.createdAt', shape, values)
-    .orderBy('p.createdAt', 'desc')
-    .orderBy('p.id', 'desc')
-    .limit(values.take)
-    .offset(values.skip)
-    .as('s');
+const newestSubmissionsOfForm = (shape: WindowShape & StartShape, values: WindowValues & StartValues) => {
+  const rows = inCreatedRange(sqlBuilder.selectFrom('Submission as p').selectAll('p').where('p.formId', '=', sql.ref<number>('f.id')), 'p.createdAt', shape, values);
+  const started = shape.after ? rows.where(sql<boolean>`("p"."createdAt", "p"."id") < (${values.afterCreatedAt}, ${values.afterId})`) : rows;
+  const ordered = started.orderBy('p.createdAt', 'desc').orderBy('p.id', 'desc').limit(values.take);
+  return (shape.after ? ordered : ordered.offset(values.skip)).as('s');
+};
 
 /** A submission's columns in `s` that every read of rows carries. */
 const SUBMISSION_COLUMNS = ['s.id', 's.accountId', 's.formId', 's.formDataKeyId', 's.createdAt'] as const;
@@ -109,41 +122,63 @@ export const submissionColumns = (columns: SubmissionColumns) =>
     's.sourceDomain',
   ];
 
-/** The total of the (filtered) list, from the form's counter where it can (see totalPlan). */
-function totalOf(shape: WindowShape, values: WindowValues) {
+/** How the page's total is read (see totalPlan): from the counter, or with a count of the window (or of the rows at or after its end). */
+type CountShape = 'none' | 'counter' | 'count' | 'counterMinusNewer';
+
+function countShape(shape: WindowShape & StartShape): CountShape {
+  if (shape.after) return 'none';
   // totalPlan decides by which bounds are given, never by their values (stand-ins here: see preparedQuery).
-  const plan = totalPlan({ createdFrom: shape.from ? new Date(0) : null, createdBefore: shape.before ? new Date(0) : null }, false);
-  if (plan.kind === 'counter') return sql<number>`f."submissionCount"`;
-  const counted = (countedShape: WindowShape, countedValues: WindowValues) =>
-    inCreatedRange(sqlBuilder.selectFrom('Submission as c').select(sql<number>`count(*)::int`.as('n')).where('c.formId', '=', sql.ref<number>('f.id')), 'c.createdAt', countedShape, countedValues);
-  // The rows at or after the window's end: the counter minus them is the window.
-  if (plan.kind === 'counterMinusNewer') return sql<number>`f."submissionCount" - (${counted({ from: true, before: false }, { createdFrom: values.createdBefore, createdBefore: null })})`;
-  return sql<number>`(${counted(shape, values)})`;
+  return totalPlan({ createdFrom: shape.from ? new Date(0) : null, createdBefore: shape.before ? new Date(0) : null }, false).kind;
 }
 
-interface SubmissionPageValues extends WindowValues, Record<string, unknown> {
+interface SubmissionPageValues extends WindowValues, StartValues, Record<string, unknown> {
   formId: number;
   accountId: number;
-  take: number;
-  skip: number;
 }
 
-const submissionPage = preparedQuery((shape: WindowShape, values: SubmissionPageValues) =>
-  sqlBuilder
-    .selectFrom('Form as f')
+/**
+ * The form with its page: in page mode with its total, counted ONCE in a materialized CTE (a count in the SELECT
+ * list is a subplan run once per returned row: 100 counts of half a million index entries for a median window). The
+ * CTE counts along the (formId, createdAt) index, scoped to the account's form like the page.
+ */
+const submissionPage = preparedQuery((shape: WindowShape & StartShape, values: SubmissionPageValues) => {
+  const count = countShape(shape);
+  const counted = (countedShape: WindowShape, countedValues: WindowValues) =>
+    inCreatedRange(
+      sqlBuilder
+        .selectFrom('Submission as c')
+        .innerJoin('Form as cf', 'cf.id', 'c.formId')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('c.formId', '=', values.formId)
+        .where('cf.accountId', '=', values.accountId),
+      'c.createdAt',
+      countedShape,
+      countedValues,
+    );
+  const withCount =
+    count === 'count'
+      ? sqlBuilder.with((cte) => cte('t').materialized(), () => counted(shape, values))
+      : count === 'counterMinusNewer'
+        ? // The rows at or after the window's end: the counter minus them is the window.
+          sqlBuilder.with((cte) => cte('t').materialized(), () => counted({ from: true, before: false }, { createdFrom: values.createdBefore, createdBefore: null }))
+        : null;
+  const total =
+    count === 'count' ? sql<number>`t."n"` : count === 'counterMinusNewer' ? sql<number>`f."submissionCount" - t."n"` : count === 'counter' ? sql<number>`f."submissionCount"` : sql<number>`0`;
+  const base = withCount ? withCount.selectFrom(['Form as f', 't']) : sqlBuilder.selectFrom('Form as f');
+  return base
     .leftJoinLateral(() => newestSubmissionsOfForm(shape, values), (join) => join.onTrue())
     .select(SUBMISSION_COLUMNS)
     .select(['s.formData', 's.formDataCiphertext', 's.sourceDomain'])
-    .select(totalOf(shape, values).as('total'))
+    .select(total.as('total'))
     .where('f.id', '=', values.formId)
-    .where('f.accountId', '=', values.accountId),
-);
+    .where('f.accountId', '=', values.accountId);
+});
 
 /** `formIds` as PostgreSQL's array text (`{1,2,3}`): pg would build it from an array one element at a time. */
 const newestOfForms = preparedQuery((columns: SubmissionColumns, values: { formIds: string; limit: number }) =>
   sqlBuilder
     .selectFrom('Form as f')
-    .innerJoinLateral(() => newestSubmissionsOfForm({ from: false, before: false }, { createdFrom: null, createdBefore: null, take: values.limit, skip: 0 }), (join) => join.onTrue())
+    .innerJoinLateral(() => newestSubmissionsOfForm({ from: false, before: false, after: false }, { createdFrom: null, createdBefore: null, take: values.limit, skip: 0, afterCreatedAt: null, afterId: null }), (join) => join.onTrue())
     .select(submissionColumns(columns))
     .where(sql<boolean>`f."id" = ANY(${values.formIds}::int[])`),
 );
@@ -160,17 +195,38 @@ export const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unk
   createdAt: row.createdAt,
 });
 
+/** The list a submissions cursor walks: one form's submissions with one window. */
+export const submissionsListKey = (formId: number, range: CreatedRange): ListKey => ({
+  list: `form:${formId}:submissions`,
+  filters: { createdFrom: range.createdFrom, createdBefore: range.createdBefore },
+});
+
 /**
  * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement whether
- * filtered or not: the form (scoped to the account, so another account's form reads as absent) with its total,
- * joined to the page. A form without submissions on that page still answers one row, whose submission columns
- * are null. A createdAt window walks the (formId, createdAt, id) index for both the page and its count.
+ * filtered or not: the form (scoped to the account, so another account's form reads as absent) with its total in
+ * page mode, joined to the page. A form without submissions on that page still answers one row, whose submission
+ * columns are null. A createdAt window walks the (formId, createdAt, id) index for both the page and its count; a
+ * cursor page (§7.6) reads `limit + 1` rows after the cursor's position along the same index and counts nothing.
  */
-export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<Page<Submission>> {
+export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<WalkPage<Submission>> {
   assertCreatedRange(filter);
-  const { skip, take } = skipTake(filter);
+  const key = submissionsListKey(formId, filter);
+  const after = filter.after !== null ? decodeCursor(key, filter.after) : null;
+  const { skip, take } = after ? { skip: 0, take: filter.limit + 1 } : skipTake({ page: filter.page ?? 1, limit: filter.limit });
   const rows = await db.sql(
-    submissionPage(windowShape(filter), { formId, accountId: reader.accountId, take, skip, createdFrom: filter.createdFrom ?? null, createdBefore: filter.createdBefore ?? null }),
+    submissionPage(
+      { ...windowShape(filter), after: after !== null },
+      {
+        formId,
+        accountId: reader.accountId,
+        take,
+        skip,
+        createdFrom: filter.createdFrom ?? null,
+        createdBefore: filter.createdBefore ?? null,
+        afterCreatedAt: after?.createdAt ?? null,
+        afterId: after?.id ?? null,
+      },
+    ),
   );
   const first = rows[0];
   if (!first) throw notFound('form');
@@ -179,8 +235,11 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
     if (row.id === null || row.accountId === null || row.formId === null || row.createdAt === null) continue;
     data.push(submissionOf({ ...row, id: row.id, accountId: row.accountId, formId: row.formId, createdAt: row.createdAt }));
   }
-  await auditPhiReads(db, reader, data);
-  return toPage(data, filter, first.total);
+  const nextOf = (last: Submission) => encodeCursor(key, last);
+  // Only the rows returned are read (the extra row of a cursor page only says that more follow).
+  const page = after ? cursorModePage(data, filter.limit, nextOf) : pageModePage(data, { page: filter.page ?? 1, limit: filter.limit }, first.total, nextOf);
+  await auditPhiReads(db, reader, page.data);
+  return page;
 }
 
 /**

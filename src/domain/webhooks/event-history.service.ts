@@ -2,7 +2,8 @@ import type { Database } from '../../infra/db.js';
 import { sql, sqlBuilder } from '../../infra/sql.js';
 import { notFound } from '../../errors.js';
 import type { Scope } from '../../scopes.js';
-import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
+import { cursorModePage, pageModePage, skipTake, type WalkPage, type WalkRequest } from '../pagination.js';
+import { decodeCursor, encodeCursor, type ListKey, type ListPosition } from '../list-cursor.js';
 import { DELIVERY_COLUMNS, type DeliveryView } from './deliveries.service.js';
 import { EVENT_TYPES, eventIdTime, type EventPayload, type EventType } from './events.service.js';
 import { scopeForEvent } from './webhooks.service.js';
@@ -21,25 +22,52 @@ export interface EventFilter {
 
 export const visibleEventTypes = (scopes: ReadonlySet<Scope>): EventType[] => EVENT_TYPES.filter((type) => scopes.has(scopeForEvent(type)));
 
-/** Newest first, in ONE statement: the filtered count and the page along the (accountId, createdAt desc, id desc) index. */
-export async function listEvents(db: Database, accountId: number, scopes: ReadonlySet<Scope>, filter: EventFilter, page: PageRequest): Promise<Page<EventPayload>> {
+/** The list an events cursor walks: one account's events with one type and window (the key's kinds apply anyway). */
+export const eventsListKey = (accountId: number, filter: EventFilter): ListKey => ({
+  list: `account:${accountId}:events`,
+  filters: { type: filter.type, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore },
+});
+
+/**
+ * Newest first, in ONE statement along the (accountId, createdAt desc, id desc) index: in page mode the filtered
+ * count (once, in its own subquery) and the page; in cursor mode (§7.6) `limit + 1` rows after the cursor's position
+ * and no count.
+ */
+export async function listEvents(db: Database, accountId: number, scopes: ReadonlySet<Scope>, filter: EventFilter, request: WalkRequest): Promise<WalkPage<EventPayload>> {
   const types = filter.type ? visibleEventTypes(scopes).filter((type) => type === filter.type) : visibleEventTypes(scopes);
-  const { skip, take } = skipTake(page);
+  const key = eventsListKey(accountId, filter);
+  const after = request.after !== null ? decodeCursor(key, request.after) : null;
   const filtered = () => {
     let query = sqlBuilder.selectFrom('OutboxEvent').where('accountId', '=', accountId).where(sql<boolean>`"type" = ANY(${types}::text[])`);
     if (filter.createdFrom) query = query.where('createdAt', '>=', filter.createdFrom);
     if (filter.createdBefore) query = query.where('createdAt', '<', filter.createdBefore);
     return query;
   };
+  const rowsOf = (rows: { payload: unknown; id: number | null; createdAt: Date | null }[]) =>
+    // Payloads are written by events.service.ts's outbox insert only, as an EventPayload.
+    rows.flatMap((row) => (row.payload && row.id !== null && row.createdAt !== null ? [{ payload: row.payload as EventPayload, id: row.id, createdAt: row.createdAt }] : []));
+  const nextOf = (last: ListPosition) => encodeCursor(key, last);
+  const payloads = <T extends { payload: EventPayload }>(page: WalkPage<T>): WalkPage<EventPayload> => ({ ...page, data: page.data.map((row) => row.payload) });
+  if (after) {
+    const rows = await db.sql(
+      filtered()
+        .select(['payload', 'id', 'createdAt'])
+        .where(sql<boolean>`("createdAt", "id") < (${after.createdAt}, ${after.id})`)
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(request.limit + 1),
+    );
+    return payloads(cursorModePage(rowsOf(rows), request.limit, nextOf));
+  }
+  const page = { page: request.page ?? 1, limit: request.limit };
+  const { skip, take } = skipTake(page);
   const rows = await db.sql(
     sqlBuilder
       .selectFrom(filtered().select(sql<number>`count(*)::int`.as('total')).as('c'))
-      .leftJoinLateral(() => filtered().select('payload').orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).offset(skip).as('e'), (join) => join.onTrue())
-      .select(['e.payload', 'c.total']),
+      .leftJoinLateral(() => filtered().select(['payload', 'id', 'createdAt']).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).offset(skip).as('e'), (join) => join.onTrue())
+      .select(['e.payload', 'e.id', 'e.createdAt', 'c.total']),
   );
-  // Payloads are written by events.service.ts's outbox insert only, as an EventPayload.
-  const data = rows.flatMap((row) => (row.payload ? [row.payload as EventPayload] : []));
-  return toPage(data, page, rows[0]?.total ?? 0);
+  return payloads(pageModePage(rowsOf(rows), page, rows[0]?.total ?? 0, nextOf));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { notFound } from '../../errors.js';
 import type { Booking, BookingStatus, CalendarWidget, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { NEWEST_FIRST, pageOf, type Page, type PageRequest } from '../pagination.js';
+import { NEWEST_FIRST, pageOf, walkPageOf, type Page, type PageRequest, type WalkPage, type WalkRequest } from '../pagination.js';
+import type { ListKey } from '../list-cursor.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, totalPlan, type CreatedRange, type TotalPlan } from '../list-filters.js';
 
@@ -80,7 +81,7 @@ export type BookingView = Pick<Booking, keyof typeof BOOKING_COLUMNS>;
 /** The documented booking status set (v1 "Booking status values"): the status filter accepts one of them. */
 export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'no_show', 'completed', 'failed'] as const satisfies readonly BookingStatus[];
 
-export interface BookingListFilter extends PageRequest, CreatedRange {
+export interface BookingListFilter extends WalkRequest, CreatedRange {
   status?: BookingStatus | null;
 }
 
@@ -100,27 +101,40 @@ export function filteredTotal(plan: TotalPlan, counter: number, counted: number 
   return plan.kind === 'counterMinusNewer' ? counter - (counted ?? 0) : (counted ?? 0);
 }
 
+/** The list a bookings cursor walks: one widget's bookings with one status and window. */
+export const bookingsListKey = (widgetId: number, filter: BookingListFilter): ListKey => ({
+  list: `calendar-widget:${widgetId}:bookings`,
+  filters: { status: filter.status, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore },
+});
+
 /**
  * Bookings of a widget (archived ones included: archiving preserves them), newest first, in two statements
  * whether filtered or not: the widget with its total (its counter, or a count of the filter's rows folded into
- * the same read along the (calendarWidgetId[, status], createdAt) indexes), then the page along the same index.
+ * the same read along the (calendarWidgetId[, status], createdAt) indexes), then the page along the same index. A
+ * cursor page (§7.6) reads the widget without a count, then the rows after the cursor along the same index.
  */
-export async function listCalendarBookings(prisma: Db, accountId: number, widgetId: number, filter: BookingListFilter): Promise<Page<BookingView>> {
+export async function listCalendarBookings(prisma: Db, accountId: number, widgetId: number, filter: BookingListFilter): Promise<WalkPage<BookingView>> {
   assertCreatedRange(filter);
   const plan = totalPlan(filter, filter.status != null);
   const status = filter.status != null ? { status: filter.status } : {};
   const counted = countedCreatedAt(plan, filter);
   const owner = { id: widgetId, accountId };
-  // Two reads of one shape, so that the unfiltered one carries no count at all.
-  const widget =
-    plan.kind === 'counter'
-      ? await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true } })
-      : await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true, _count: { select: { bookings: { where: { ...status, ...(counted && { createdAt: counted }) } } } } } });
-  if (!widget) throw notFound('calendar_widget');
-  const total = filteredTotal(plan, widget.bookingCount, '_count' in widget ? (widget._count as { bookings: number }).bookings : undefined);
   const range = createdAtRange(filter);
   const where: Prisma.BookingWhereInput = { calendarWidgetId: widgetId, ...status, ...(range && { createdAt: range }) };
-  return pageOf(filter, total, (window) => prisma.booking.findMany({ where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...window }));
+  return walkPageOf(
+    filter,
+    bookingsListKey(widgetId, filter),
+    async (counting) => {
+      // Two reads of one shape, so that the unfiltered one carries no count at all.
+      const widget =
+        plan.kind === 'counter' || !counting
+          ? await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true } })
+          : await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true, _count: { select: { bookings: { where: { ...status, ...(counted && { createdAt: counted }) } } } } } });
+      if (!widget) throw notFound('calendar_widget');
+      return filteredTotal(plan, widget.bookingCount, '_count' in widget ? (widget._count as { bookings: number }).bookings : undefined);
+    },
+    ({ after, ...window }) => prisma.booking.findMany({ where: after ? { AND: [where, after] } : where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...window }),
+  );
 }
 
 export async function getBookingOrThrow(prisma: Db, accountId: number, id: number): Promise<BookingView> {

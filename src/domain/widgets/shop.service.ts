@@ -4,7 +4,8 @@ import { notFound } from '../../errors.js';
 import type { Collection, EcommerceWidget, Order, OrderStatus, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { activeWidgetsWhere, countedCreatedAt, createdAtRange, filteredTotal, type WidgetListFilter } from './calendars.service.js';
 import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
-import { NEWEST_FIRST, pageOf, type Page, type PageRequest } from '../pagination.js';
+import { NEWEST_FIRST, pageOf, walkPageOf, type Page, type PageRequest, type WalkPage, type WalkRequest } from '../pagination.js';
+import type { ListKey } from '../list-cursor.js';
 import { isPlainObject } from '../validation.js';
 
 /* Shop widgets, collections and their orders: read-only in v1. Payment-provider ids (providerPriceId,
@@ -78,45 +79,63 @@ export function shippingAddressV1(value: Prisma.JsonValue | null): Record<string
 /** The documented order status set (v1 "Order status values"): the status filter accepts one of them. */
 export const ORDER_STATUSES = ['paid', 'shipped', 'refunded', 'failed'] as const satisfies readonly OrderStatus[];
 
-export interface OrderListFilter extends PageRequest, CreatedRange {
-  status?: OrderStatus | null;
-}
-
-function orderWhere(owner: Prisma.OrderWhereInput, filter: OrderListFilter): Prisma.OrderWhereInput {
+function orderWhere(owner: Prisma.OrderWhereInput, filter: CreatedRange & { status?: OrderStatus | null }): Prisma.OrderWhereInput {
   const range = createdAtRange(filter);
   return { ...owner, ...(filter.status != null && { status: filter.status }), ...(range && { createdAt: range }) };
 }
 
-async function pageOfOrders(prisma: Db, where: Prisma.OrderWhereInput, filter: OrderListFilter, total: number): Promise<Page<OrderView>> {
-  return pageOf(filter, total, (window) => prisma.order.findMany({ where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...window }));
+export interface WidgetOrderListFilter extends WalkRequest, CreatedRange {
+  status?: OrderStatus | null;
 }
+
+/** The list an orders cursor walks: one widget's orders with one status and window. */
+export const ordersListKey = (widgetId: number, filter: WidgetOrderListFilter): ListKey => ({
+  list: `ecommerce-widget:${widgetId}:orders`,
+  filters: { status: filter.status, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore },
+});
 
 /**
  * Widget-mode orders of a shop widget (archived ones included), newest first, in two statements whether
  * filtered or not: the widget with its total (its counter, or a count of the filter's rows folded into the same
- * read along the (ecommerceWidgetId[, status], createdAt) indexes), then the page.
+ * read along the (ecommerceWidgetId[, status], createdAt) indexes), then the page. A cursor page (§7.6) reads the
+ * widget without a count, then the rows after the cursor along the same index.
  */
-export async function listWidgetOrders(prisma: Db, accountId: number, widgetId: number, filter: OrderListFilter): Promise<Page<OrderView>> {
+export async function listWidgetOrders(prisma: Db, accountId: number, widgetId: number, filter: WidgetOrderListFilter): Promise<WalkPage<OrderView>> {
   assertCreatedRange(filter);
   const plan = totalPlan(filter, filter.status != null);
   const counted = countedCreatedAt(plan, filter);
   const owner = { id: widgetId, accountId };
-  // Two reads of one shape, so that the unfiltered one carries no count at all.
-  const widget =
-    plan.kind === 'counter'
-      ? await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true } })
-      : await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true, _count: { select: { orders: { where: { ...(filter.status != null && { status: filter.status }), ...(counted && { createdAt: counted }) } } } } } });
-  if (!widget) throw notFound('ecommerce_widget');
-  const total = filteredTotal(plan, widget.orderCount, '_count' in widget ? (widget._count as { orders: number }).orders : undefined);
-  return pageOfOrders(prisma, orderWhere({ ecommerceWidgetId: widgetId }, filter), filter, total);
+  const where = orderWhere({ ecommerceWidgetId: widgetId }, filter);
+  return walkPageOf(
+    filter,
+    ordersListKey(widgetId, filter),
+    async (counting) => {
+      // Two reads of one shape, so that the unfiltered one carries no count at all.
+      const widget =
+        plan.kind === 'counter' || !counting
+          ? await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true } })
+          : await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true, _count: { select: { orders: { where: { ...(filter.status != null && { status: filter.status }), ...(counted && { createdAt: counted }) } } } } } });
+      if (!widget) throw notFound('ecommerce_widget');
+      return filteredTotal(plan, widget.orderCount, '_count' in widget ? (widget._count as { orders: number }).orders : undefined);
+    },
+    ({ after, ...window }) => prisma.order.findMany({ where: after ? { AND: [where, after] } : where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...window }),
+  );
 }
 
-/** Cart/catalog orders of a collection, newest first (collections keep no counter: counted along their index). */
-export async function listCollectionOrders(prisma: Db, accountId: number, collectionId: number, filter: OrderListFilter): Promise<Page<OrderView>> {
+/** Cart/catalog orders of a collection, newest first (collections keep no counter: counted along their index); walkable by cursor like a widget's. */
+export async function listCollectionOrders(prisma: Db, accountId: number, collectionId: number, filter: WidgetOrderListFilter): Promise<WalkPage<OrderView>> {
   assertCreatedRange(filter);
-  await getCollectionOrThrow(prisma, accountId, collectionId, { select: { id: true } });
   const where = orderWhere({ collectionId }, filter);
-  return pageOfOrders(prisma, where, filter, await prisma.order.count({ where }));
+  const key: ListKey = { list: `collection:${collectionId}:orders`, filters: ordersListKey(collectionId, filter).filters };
+  return walkPageOf(
+    filter,
+    key,
+    async (counting) => {
+      await getCollectionOrThrow(prisma, accountId, collectionId, { select: { id: true } });
+      return counting ? prisma.order.count({ where }) : 0;
+    },
+    ({ after, ...window }) => prisma.order.findMany({ where: after ? { AND: [where, after] } : where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...window }),
+  );
 }
 
 /**

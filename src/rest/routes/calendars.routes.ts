@@ -29,6 +29,7 @@ export const calendarRoutes: Route[] = [
       "A calendar widget's bookings, newest first, with invitee, slot, timezone and status; filter by one status and a createdAt window [createdFrom, createdBefore). Needs read:bookings.",
     query: z.object({ status: z.enum(BOOKING_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'list-calendar-widget-bookings',
+    walk: true,
     variables: ({ params, query }) => ({ calendarWidgetId: params.id, ...query }),
   }),
   bookings.read('/bookings/{id}', {

@@ -79,6 +79,7 @@ export const eventRoutes: TableRoute[] = [
       createdBefore: isoDateTimeParam.optional().describe('exclusive'),
     }),
     operation: 'list-events',
+    walk: true,
     variables: ({ query }) => query,
   }),
   events.row('GET /events/{eventId}', {

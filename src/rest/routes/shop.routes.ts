@@ -29,6 +29,7 @@ export const shopRoutes: Route[] = [
       "A shop widget's orders, newest first, with customer, amount, status and shipping; filter by one status and a createdAt window [createdFrom, createdBefore). Orders of cart/catalog collections are read with get-order. Needs read:orders.",
     query: z.object({ status: z.enum(ORDER_STATUSES).optional(), ...createdRangeQuery }),
     operation: 'list-ecommerce-widget-orders',
+    walk: true,
     variables: ({ params, query }) => ({ ecommerceWidgetId: params.id, ...query }),
   }),
   orders.read('/orders/{id}', {

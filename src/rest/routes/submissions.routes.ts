@@ -30,6 +30,7 @@ export const submissionRoutes: Route[] = [
     query: z.object(createdRangeQuery),
     errors: ['phi_key_unavailable'],
     operation: 'list-form-submissions',
+    walk: true,
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
   }),
   submissions.read('/submissions/{id}', {
