@@ -218,7 +218,8 @@ function walkShape(root: Member): ResponseShape {
   return {
     rootKey: root.key,
     toBody,
-    schema: { oneOf: [typeSchema(root.type, pageMembers), typeSchema(root.type, cursorMembers)] },
+    // `type: object` beside the oneOf: MCP tool output schemas (derived from this) must be objects at the top.
+    schema: { type: 'object', oneOf: [typeSchema(root.type, pageMembers), typeSchema(root.type, cursorMembers)] },
     next: (value) => (value as { cursor: { next: string | null } }).cursor.next,
   };
 }
