@@ -600,7 +600,7 @@ export interface components {
         Error: {
             error: string;
             /** @enum {string} */
-            code: "invalid_pagination" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "too_many_streams" | "internal_error" | "phi_key_unavailable" | "overloaded";
+            code: "invalid_pagination" | "invalid_cursor" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "too_many_streams" | "internal_error" | "phi_key_unavailable" | "overloaded";
         } & {
             [key: string]: unknown;
         };
@@ -1607,6 +1607,8 @@ export interface operations {
                 createdFrom?: string;
                 /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
                 createdBefore?: string;
+                /** @description a cursor from the previous page (`pagination.next`, or the `Link` header): the rows that follow it; not with page */
+                after?: string;
             };
             header?: {
                 /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
@@ -1628,6 +1630,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    Link?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
                     Vary?: string;
@@ -1649,6 +1652,19 @@ export interface operations {
                             total: number;
                             pages: number;
                         };
+                    } | {
+                        data: {
+                            id: number;
+                            formId: number;
+                            formData: Record<string, unknown>;
+                            sourceDomain: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            next: string | null;
+                        };
                     };
                 };
             };
@@ -1668,7 +1684,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed`, `invalid_cursor` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1682,7 +1698,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed" | "invalid_cursor";
                     };
                 };
             };
@@ -3126,6 +3142,8 @@ export interface operations {
                 createdFrom?: string;
                 /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
                 createdBefore?: string;
+                /** @description a cursor from the previous page (`pagination.next`, or the `Link` header): the rows that follow it; not with page */
+                after?: string;
             };
             header?: {
                 /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
@@ -3147,6 +3165,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    Link?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
                     Vary?: string;
@@ -3175,6 +3194,26 @@ export interface operations {
                             total: number;
                             pages: number;
                         };
+                    } | {
+                        data: {
+                            id: number;
+                            calendarWidgetId: number;
+                            inviteeName: string;
+                            inviteeEmail: string;
+                            slotIso: string;
+                            slotDisplay: string;
+                            inviteeTimezone: string;
+                            /** @enum {string} */
+                            status: "cancelled" | "completed" | "failed" | "no_show" | "scheduled";
+                            customFields: Record<string, unknown>;
+                            videoCallUrl: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            next: string | null;
+                        };
                     };
                 };
             };
@@ -3194,7 +3233,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed`, `invalid_cursor` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3208,7 +3247,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed" | "invalid_cursor";
                     };
                 };
             };
@@ -3952,6 +3991,8 @@ export interface operations {
                 createdFrom?: string;
                 /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
                 createdBefore?: string;
+                /** @description a cursor from the previous page (`pagination.next`, or the `Link` header): the rows that follow it; not with page */
+                after?: string;
             };
             header?: {
                 /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
@@ -3973,6 +4014,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    Link?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
                     Vary?: string;
@@ -4005,6 +4047,30 @@ export interface operations {
                             total: number;
                             pages: number;
                         };
+                    } | {
+                        data: {
+                            id: number;
+                            ecommerceWidgetId: number | null;
+                            collectionId: number | null;
+                            customerName: string | null;
+                            customerEmail: string;
+                            customerPhone: string | null;
+                            amountCents: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "failed" | "paid" | "refunded" | "shipped";
+                            shippingAddress: Record<string, unknown> | null;
+                            trackingNumber: string | null;
+                            trackingCarrier: string | null;
+                            /** Format: date-time */
+                            shippedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            next: string | null;
+                        };
                     };
                 };
             };
@@ -4024,7 +4090,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed` */
+            /** @description Error: `invalid_id`, `invalid_pagination`, `validation_failed`, `invalid_cursor` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4038,7 +4104,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_id" | "invalid_pagination" | "validation_failed";
+                        code?: "invalid_id" | "invalid_pagination" | "validation_failed" | "invalid_cursor";
                     };
                 };
             };
@@ -6522,6 +6588,8 @@ export interface operations {
                 createdFrom?: string;
                 /** @description exclusive */
                 createdBefore?: string;
+                /** @description a cursor from the previous page (`pagination.next`, or the `Link` header): the rows that follow it; not with page */
+                after?: string;
             };
             header?: {
                 /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
@@ -6541,6 +6609,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    Link?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
                     Vary?: string;
@@ -6559,6 +6628,17 @@ export interface operations {
                             limit: number;
                             total: number;
                             pages: number;
+                        };
+                    } | {
+                        data: {
+                            id: string;
+                            type: string;
+                            createdAt: string;
+                            data: Record<string, unknown>;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            next: string | null;
                         };
                     };
                 };
@@ -6579,7 +6659,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: `invalid_pagination`, `validation_failed` */
+            /** @description Error: `invalid_pagination`, `validation_failed`, `invalid_cursor` */
             400: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6593,7 +6673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "invalid_pagination" | "validation_failed";
+                        code?: "invalid_pagination" | "validation_failed" | "invalid_cursor";
                     };
                 };
             };
