@@ -20,6 +20,7 @@ import type { Readiness } from './shutdown.js';
 import type { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './schema/use-api-key-auth.js';
 import { createGraphQLErrorLog } from './schema/use-error-log.js';
+import { useCost } from './schema/use-cost.js';
 import { useJit } from './schema/use-jit.js';
 import { useOperationMetrics } from './schema/use-operation-metrics.js';
 import { useRequestLimits } from './schema/use-request-limits.js';
@@ -118,7 +119,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     renderGraphiQL: renderGraphiQLPage,
     graphiql: GRAPHIQL_OPTIONS,
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestShape(), useRequestLimits(), useJit(), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
+    plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
   });
 
   async function route(request: Request, context: RequestContext): Promise<Response> {

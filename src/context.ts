@@ -1,3 +1,4 @@
+import type { RateLimitResult } from './infra/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.js';
 import type { Plan } from './generated/prisma/client.js';
@@ -41,6 +42,8 @@ export interface RequestContext {
   limitField: LimitField<RequestContext>;
   /** Headers every response to this request carries (rate-limit headers once that step has run). */
   responseHeaders: Record<string, string>;
+  /** The API key's budget as the gate last saw it (decisions §7.1: `rateLimit`, `extensions.cost`). */
+  budget?: RateLimitResult;
 }
 
 export function createRequestContext(deps: AppDeps, limitField: LimitField<RequestContext>, requestId: string = randomUUID()): RequestContext {

@@ -82,6 +82,8 @@ export interface ErrorContext {
   fields?: FieldProblem[] | string[];
   invalid?: string[];
   retryAfter?: number;
+  /** A /graphql operation's `requested` points, on its 429 (decisions §7.1). */
+  cost?: number;
   feature?: string;
   resource?: string;
   cap?: number;

@@ -8,6 +8,8 @@ export const SCOPES = [
   'read:bookings',
   'read:ecommerce',
   'read:orders',
+  // Decisions §7.4: create, roll and revoke the account's keys through the API.
+  'manage:api_keys',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

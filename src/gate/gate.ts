@@ -16,19 +16,30 @@ export interface GatePolicy {
    * carry their scopes (scope-auth), the same ones a route names (test/rest/contract.test.ts holds them equal).
    */
   scope?: Scope | null;
+  /**
+   * How the request pays (decisions §7.1; one budget in points): by default 1 point per request. `free`: it only
+   * looks at the budget and is never refused (GET /rate_limit). `priced`: the gate takes nothing; the transport
+   * prices the request and pays through `chargePoints` / `settlePoints` (/graphql, by cost).
+   */
+  budget?: 'free' | 'priced';
 }
 
-/** /graphql: API keys only, plan-gated; scopes per field. */
-export const GRAPHQL_POLICY: GatePolicy = { auth: 'apiKey' };
+/** /graphql: API keys only, plan-gated; scopes per field; priced by cost after the document is known. */
+export const GRAPHQL_POLICY: GatePolicy = { auth: 'apiKey', budget: 'priced' };
+
+/** Leaves the budget's headers on the response and its state on the context; throws the 429 of a refusal. */
+function record(context: RequestContext, result: RateLimitResult, cost?: number): RateLimitResult {
+  // Set before a refusal too: the 429 carries the budget headers.
+  context.responseHeaders = rateLimitHeaders(result);
+  context.budget = result;
+  if (!result.allowed) throw rateLimitedError(result, cost);
+  return result;
+}
 
 async function spend(context: RequestContext, bucket: string, budget: number, peek = false): Promise<RateLimitResult> {
   const limits = context.deps.rateLimits;
   // A peek (a conditional GET, contract §6.2) looks at the budget without using it: 429 when it is spent.
-  const result = await (peek ? limits.peek(bucket, budget, HOUR_MS) : limits.hit(bucket, budget, HOUR_MS));
-  // Set before a refusal too: the 429 carries the budget headers.
-  context.responseHeaders = rateLimitHeaders(result);
-  if (!result.allowed) throw rateLimitedError(result);
-  return result;
+  return record(context, await (peek ? limits.peek(bucket, budget, HOUR_MS) : limits.hit(bucket, budget, HOUR_MS)));
 }
 
 /** The hourly budgets a request under this policy draws on (contract §4: per key; per site key, plus its attempts). */
@@ -43,7 +54,42 @@ function budgets(policy: GatePolicy, context: RequestContext): [string, number][
 }
 
 async function spendAll(policy: GatePolicy, context: RequestContext, peek: boolean): Promise<void> {
+  if (policy.budget === 'priced') return;
+  if (policy.budget === 'free') {
+    await budgetState(context);
+    return;
+  }
   for (const [bucket, budget] of budgets(policy, context)) await spend(context, bucket, budget, peek);
+}
+
+/** The admitted API key's bucket: its points are one budget, whichever transport spends them. */
+function keyBudget(context: RequestContext): { bucket: string; limit: number } {
+  const viewer = context.viewer;
+  if (viewer?.kind !== 'apiKey') throw new Error('API-key viewer expected: admit() runs first');
+  return { bucket: `key:${viewer.keyId}`, limit: viewer.rateLimitPerHour };
+}
+
+/**
+ * "Charge N points", for any transport admitted with `budget: 'priced'` (GraphQL by cost; MCP calls and event
+ * streams at their route's price): takes `points` of the admitted key's budget atomically (across replicas with Redis), or
+ * refuses with 429 `rate_limited` carrying `cost: points` and taking nothing when fewer are left. 0 points only looks.
+ */
+export async function chargePoints(context: RequestContext, points: number): Promise<RateLimitResult> {
+  if (points === 0) return budgetState(context);
+  const { bucket, limit } = keyBudget(context);
+  return record(context, await context.deps.rateLimits.hit(bucket, limit, HOUR_MS, points), points);
+}
+
+/** After the fact: `delta` more points (negative: some back), never refused (a priced request reserved first). */
+export async function settlePoints(context: RequestContext, delta: number): Promise<RateLimitResult> {
+  const { bucket, limit } = keyBudget(context);
+  return record(context, await context.deps.rateLimits.adjust(bucket, limit, delta, HOUR_MS));
+}
+
+/** The budget as it stands, never refused (GET /rate_limit, `rateLimit`: how a client learns when to retry). */
+export async function budgetState(context: RequestContext): Promise<RateLimitResult> {
+  const { bucket, limit } = keyBudget(context);
+  return record(context, { ...(await context.deps.rateLimits.peek(bucket, limit, HOUR_MS, 0)), allowed: true });
 }
 
 export interface AdmitOptions {

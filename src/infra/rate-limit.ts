@@ -29,14 +29,23 @@ export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
   /** True while a shared store is unreachable and this process counts on its own. */
   readonly degraded: boolean;
-  /** `windowMs`: whole seconds only (Redis keeps TTLs in seconds here); one hour unless told. */
-  hit(bucket: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
+  /**
+   * Takes `points` (1 unless told) atomically, refused when the bucket would pass its budget (what a refused hit of
+   * several points took is given back, so a large refused request leaves the rest for smaller ones).
+   * `windowMs`: whole seconds only (Redis keeps TTLs in seconds here); one hour unless told.
+   */
+  hit(bucket: string, limit: number, windowMs?: number, points?: number): Promise<RateLimitResult>;
+  /**
+   * Charges after the fact (decisions §7.1: a GraphQL operation reserves `requested`, then pays `actual`): adds
+   * `delta` points (negative gives some back), never refused; `allowed` is true.
+   */
+  adjust(bucket: string, limit: number, delta: number, windowMs?: number): Promise<RateLimitResult>;
   /**
    * What `hit` would answer, using nothing: `remaining` is the budget left before this request, `allowed` false
    * when it is spent. A conditional GET peeks, and hits only when its answer is not a 304 (contract §6.2: a 304
    * uses no budget); a hit refused after an allowed peek (another replica took the last unit) is still a 429.
    */
-  peek(bucket: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
+  peek(bucket: string, limit: number, windowMs?: number, points?: number): Promise<RateLimitResult>;
   /** Quits the Redis connection the store opened; forgets the in-process counters. */
   close(): Promise<void>;
 }
@@ -66,9 +75,9 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
   return headers;
 }
 
-/** The 429 for a refused hit: `{ error, code: "rate_limited", retryAfter }` with all four headers. */
-export function rateLimitedError(result: RateLimitResult): AppError {
-  return new AppError('rate_limited', { retryAfter: result.retryAfter }, { headers: rateLimitHeaders(result) });
+/** The 429 for a refused hit: `{ error, code: "rate_limited", retryAfter }` (and a GraphQL operation's `cost`) with all four headers. */
+export function rateLimitedError(result: RateLimitResult, cost?: number): AppError {
+  return new AppError('rate_limited', { retryAfter: result.retryAfter, ...(cost === undefined ? {} : { cost }) }, { headers: rateLimitHeaders(result) });
 }
 
 function windowSeconds(windowMs: number): number {
@@ -87,16 +96,26 @@ abstract class FlexibleRateLimitStore implements RateLimitStore {
 
   constructor(private readonly limiter: RateLimiterAbstract) {}
 
-  async hit(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
-    const res = await this.limiter.consume(bucket, 1, { customDuration: windowSeconds(windowMs) });
-    return rateLimitResult(res.consumedPoints <= limit, limit, res.consumedPoints, res.msBeforeNext);
+  async hit(bucket: string, limit: number, windowMs: number = HOUR_MS, points = 1): Promise<RateLimitResult> {
+    const res = await this.limiter.consume(bucket, points, { customDuration: windowSeconds(windowMs) });
+    if (res.consumedPoints <= limit) return rateLimitResult(true, limit, res.consumedPoints, res.msBeforeNext);
+    // A one-point refusal leaves the bucket at or past its budget either way; a larger one gives its points back.
+    if (points > 1) await this.limiter.reward(bucket, points, { customDuration: windowSeconds(windowMs) });
+    return rateLimitResult(false, limit, res.consumedPoints - points, res.msBeforeNext);
   }
 
-  async peek(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+  async adjust(bucket: string, limit: number, delta: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+    if (delta === 0) return { ...(await this.peek(bucket, limit, windowMs)), allowed: true };
+    const options = { customDuration: windowSeconds(windowMs) };
+    const res = await (delta > 0 ? this.limiter.consume(bucket, delta, options) : this.limiter.reward(bucket, -delta, options));
+    return rateLimitResult(true, limit, res.consumedPoints, res.msBeforeNext);
+  }
+
+  async peek(bucket: string, limit: number, windowMs: number = HOUR_MS, points = 1): Promise<RateLimitResult> {
     const res: RateLimiterRes | null = await this.limiter.get(bucket);
     // No live window: none is started (a 304 is not a request of the budget); the next hit starts it.
-    if (!res || res.msBeforeNext <= 0) return rateLimitResult(limit > 0, limit, 0, windowSeconds(windowMs) * 1000);
-    return rateLimitResult(res.consumedPoints < limit, limit, res.consumedPoints, res.msBeforeNext);
+    if (!res || res.msBeforeNext <= 0) return rateLimitResult(points <= limit, limit, 0, windowSeconds(windowMs) * 1000);
+    return rateLimitResult(res.consumedPoints + points <= limit, limit, res.consumedPoints, res.msBeforeNext);
   }
 
   abstract close(): Promise<void>;
@@ -157,12 +176,16 @@ export class RedisRateLimitStore extends FlexibleRateLimitStore {
     return new RedisRateLimitStore(await connectRedis(url), { ...options, ownsConnection: true });
   }
 
-  override async hit(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
-    return withRedisFallback(this.redis, () => super.hit(bucket, limit, windowMs), () => this.fallback.hit(bucket, limit, windowMs));
+  override async hit(bucket: string, limit: number, windowMs: number = HOUR_MS, points = 1): Promise<RateLimitResult> {
+    return withRedisFallback(this.redis, () => super.hit(bucket, limit, windowMs, points), () => this.fallback.hit(bucket, limit, windowMs, points));
   }
 
-  override async peek(bucket: string, limit: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
-    return withRedisFallback(this.redis, () => super.peek(bucket, limit, windowMs), () => this.fallback.peek(bucket, limit, windowMs));
+  override async adjust(bucket: string, limit: number, delta: number, windowMs: number = HOUR_MS): Promise<RateLimitResult> {
+    return withRedisFallback(this.redis, () => super.adjust(bucket, limit, delta, windowMs), () => this.fallback.adjust(bucket, limit, delta, windowMs));
+  }
+
+  override async peek(bucket: string, limit: number, windowMs: number = HOUR_MS, points = 1): Promise<RateLimitResult> {
+    return withRedisFallback(this.redis, () => super.peek(bucket, limit, windowMs, points), () => this.fallback.peek(bucket, limit, windowMs, points));
   }
 
   async close(): Promise<void> {

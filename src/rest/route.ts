@@ -64,6 +64,8 @@ interface RowBasics {
   planGate?: false;
   /** Site-key routes that also draw on the per-site attempt budget. */
   attemptBudget?: true;
+  /** `free`: costs no point and is never refused by the budget (GET /rate_limit, decisions §7.1). */
+  budget?: 'free';
   /** Extra request headers the route reads, for the OpenAPI document. */
   requestHeaders?: string[];
   /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */

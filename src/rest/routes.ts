@@ -10,6 +10,8 @@ import { submissionRoutes } from './routes/submissions.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.routes.js';
 import { eventRoutes } from './routes/events.routes.js';
+import { apiKeyRoutes } from './routes/api-keys.routes.js';
+import { rateLimitRoutes } from './routes/rate-limit.routes.js';
 
 /** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
-export const routes: TableRoute[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...webhookDeliveryRoutes, ...eventRoutes, ...erasureRoutes, ...exportRoutes];
+export const routes: TableRoute[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...webhookDeliveryRoutes, ...eventRoutes, ...erasureRoutes, ...exportRoutes, ...apiKeyRoutes, ...rateLimitRoutes];

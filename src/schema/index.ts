@@ -12,5 +12,7 @@ import './webhook.js';
 import './erasure.js';
 import './webhook-delivery.js';
 import './event.js';
+import './api-key.js';
+import './rate-limit.js';
 
 export const toSchema = () => builder.toSchema({ sortSchema: true });

@@ -11,10 +11,10 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 
 describe('the route table', () => {
-  it('declares auth on every route, and a scope on every API-key route except the webhook and event ones the contract exempts (their scope follows the event kind)', () => {
+  it('declares auth on every route, and a scope on every API-key route except the webhook and event ones the contract exempts (their scope follows the event kind) and GET /rate_limit (§7.1: no scope)', () => {
     for (const route of routes) {
       expect(['apiKey', 'siteKey'], `${route.method} ${route.path}`).toContain(route.auth);
-      if (route.auth === 'apiKey' && !/^\/(webhooks|events)(\/|$)/.test(route.path)) expect(route.scope, `${route.method} ${route.path}`).not.toBeNull();
+      if (route.auth === 'apiKey' && !/^\/(webhooks|events|rate_limit)(\/|$)/.test(route.path)) expect(route.scope, `${route.method} ${route.path}`).not.toBeNull();
       if (route.auth === 'siteKey') expect(route.scope).toBeNull();
       if (route.planGate === false) expect(`${route.method} ${route.path}`).toBe('DELETE /webhooks/{id}');
     }

@@ -28,7 +28,7 @@ interface Step {
   name: string;
   method: string;
   path: string;
-  auth?: 'full' | 'calendars' | 'none' | 'free' | 'submissionsOnly';
+  auth?: 'full' | 'calendars' | 'none' | 'free' | 'submissionsOnly' | 'manager';
   siteKey?: 'verified' | 'unverified' | 'none';
   body?: unknown;
   headers?: Record<string, string>;
@@ -49,7 +49,11 @@ function normalize(text: string): string {
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (iso) => (Math.abs(Date.parse(iso) - now) < 86_400_000 ? '<now>' : iso))
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_<secret>')
     .replace(/"f_[0-9a-f]{12}"/g, '"f_<generated>"')
-    .replace(/evt_[0-9a-z]{9}[A-Za-z0-9_-]{16}/g, 'evt_<id>');
+    .replace(/evt_[0-9a-z]{9}[A-Za-z0-9_-]{16}/g, 'evt_<id>')
+    // API keys (shown once) and their last four characters are random; a window's end is the run's clock.
+    .replace(/svc_live_[A-Za-z0-9_-]{43}/g, 'svc_live_<key>')
+    .replace(/"lastFour":"[^"]{4}"/g, '"lastFour":"<last4>"')
+    .replace(/"reset":\d+/g, '"reset":1795521600');
 }
 
 function steps(ids: { form: number; phiForm: number; submission: number; calendar: number; booking: number; shop: number; subShop: number; order: number; cartOrder: number }): Step[] {
@@ -203,6 +207,21 @@ function steps(ids: { form: number; phiForm: number; submission: number; calenda
     // The test app runs no worker: the request stays pending.
     { name: 'follow an erasure request', method: 'GET', path: '/v1/erasure-requests/1' },
     { name: 'follow an absent erasure request', method: 'GET', path: '/v1/erasure-requests/999999' },
+    // The budget (decisions §7.1) and API keys through the API (§7.4).
+    { name: 'read the rate limit', method: 'GET', path: '/v1/rate_limit', auth: 'manager' },
+    { name: 'read the rate limit on the free plan', method: 'GET', path: '/v1/rate_limit', auth: 'free' },
+    { name: 'list API keys', method: 'GET', path: '/v1/api-keys', auth: 'manager' },
+    { name: 'list API keys without the scope', method: 'GET', path: '/v1/api-keys' },
+    { name: 'read an API key', method: 'GET', path: '/v1/api-keys/2', auth: 'manager' },
+    { name: 'read an absent API key', method: 'GET', path: '/v1/api-keys/999999', auth: 'manager' },
+    { name: 'create an API key', method: 'POST', path: '/v1/api-keys', auth: 'manager', body: { name: 'CI', scopes: ['read:forms'] } },
+    { name: 'create an API key with more scopes than the caller', method: 'POST', path: '/v1/api-keys', auth: 'manager', body: { scopes: ['write:forms'] } },
+    { name: 'create an API key, unknown scope', method: 'POST', path: '/v1/api-keys', auth: 'manager', body: { scopes: ['read:everything'] } },
+    { name: 'create an API key, expiresAt past', method: 'POST', path: '/v1/api-keys', auth: 'manager', body: { scopes: ['read:forms'], expiresAt: '2020-01-01T00:00:00Z' } },
+    { name: 'roll an API key', method: 'POST', path: '/v1/api-keys/<apikey>/roll', auth: 'manager', body: { expiresInSeconds: 60 } },
+    { name: 'roll an API key, overlap too long', method: 'POST', path: '/v1/api-keys/<apikey>/roll', auth: 'manager', body: { expiresInSeconds: 604801 } },
+    { name: 'revoke an API key', method: 'DELETE', path: '/v1/api-keys/<apikey>', auth: 'manager' },
+    { name: 'roll a revoked API key', method: 'POST', path: '/v1/api-keys/<apikey>/roll', auth: 'manager', body: {} },
   ];
 }
 
@@ -261,6 +280,7 @@ describe('recorded v1 bodies', () => {
             { ref: 'full', scopes: ['read:forms', 'write:forms', 'read:submissions', 'write:submissions', 'read:calendars', 'read:bookings', 'read:ecommerce', 'read:orders'] },
             { ref: 'calendars', scopes: ['read:calendars'] },
             { ref: 'submissionsOnly', scopes: ['write:submissions'] },
+            { ref: 'manager', scopes: ['manage:api_keys', 'read:forms'] },
           ],
           sites: [
             {
@@ -313,15 +333,15 @@ describe('recorded v1 bodies', () => {
       order: acme.ecommerceWidgets.tee!.orderIds[0]!,
       cartOrder: acme.collections.store!.orderIds[0]!,
     };
-    const keys = { full: acme.apiKeys.full!.key, calendars: acme.apiKeys.calendars!.key, submissionsOnly: acme.apiKeys.submissionsOnly!.key, free: free.apiKeys.k!.key };
+    const keys = { full: acme.apiKeys.full!.key, calendars: acme.apiKeys.calendars!.key, submissionsOnly: acme.apiKeys.submissionsOnly!.key, manager: acme.apiKeys.manager!.key, free: free.apiKeys.k!.key };
     const siteKeys = { verified: acme.sites.main!.siteKey, unverified: acme.sites.pending!.siteKey };
 
     recorded = [];
     requestBodies = [];
-    const last: { delivery?: string; event?: string; after?: string } = {};
+    const last: { delivery?: string; event?: string; after?: string; apiKey?: string } = {};
     for (const step of steps(ids)) {
       const auth = step.auth ?? 'full';
-      const path = step.path.replace('<delivery>', last.delivery ?? 'none').replace('<event>', last.event ?? 'none').replace('<after>', last.after ?? 'none');
+      const path = step.path.replace('<delivery>', last.delivery ?? 'none').replace('<event>', last.event ?? 'none').replace('<after>', last.after ?? 'none').replace('<apikey>', last.apiKey ?? 'none');
       const response = await t.request(step.method, path, {
         key: auth === 'none' ? undefined : keys[auth],
         siteKey: step.siteKey === 'verified' || step.siteKey === 'unverified' ? siteKeys[step.siteKey] : undefined,
@@ -330,6 +350,7 @@ describe('recorded v1 bodies', () => {
       });
       if (step.name === 'ping a webhook') last.delivery = String((response.body as { id: number }).id);
       if (step.name === 'list submissions, limit 1') last.after = new URL(/<(.+)>/.exec(response.headers.get('link') ?? '')?.[1] ?? '/', 'http://x').searchParams.get('after') ?? undefined;
+      if (step.name === 'create an API key') last.apiKey = String((response.body as { id: number }).id);
       if (step.name === 'list events') last.event = (response.body as { data: { id: string }[] }).data[0]?.id;
       const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name) ?? '']] : [])));
       recorded.push({ name: step.name, request: `${step.method} ${step.path}`, status: response.status, headers, body: normalize(response.text) });

@@ -3,7 +3,8 @@ import { insertJsonRows } from '../../infra/sql.js';
 
 /**
  * The audit log of PHI reads (contract §4 "PHI handling": each read of a PHI form's submissions is
- * written to an audit log). The caller passes its executor or its transaction; a list is one statement.
+ * written to an audit log) and of API-key actions (decisions §7.4: who, which key, what, when; never the key).
+ * The caller passes its executor or its transaction; a list is one statement.
  */
 
 /*
@@ -11,14 +12,14 @@ import { insertJsonRows } from '../../infra/sql.js';
  * its rows in its one statement), never through Prisma.
  */
 
-export type AuditAction = 'submission.read' | 'submission.erased' | 'submissions.exported';
+export type AuditAction = 'submission.read' | 'submission.erased' | 'submissions.exported' | 'api_key.created' | 'api_key.rolled' | 'api_key.revoked';
 
 export interface AuditEntry {
   accountId: number;
-  /** The API key that read; null for other principals (an administrator). */
+  /** The API key that acted; null for other principals (an administrator). */
   apiKeyId: number | null;
   action: AuditAction;
-  resource: 'submission' | 'form';
+  resource: 'submission' | 'form' | 'api_key';
   resourceId: number;
   /** The submission's form (erasure, export); never a field value. */
   formId?: number | null;
@@ -26,8 +27,8 @@ export interface AuditEntry {
 
 const AUDIT_COLUMNS = ['accountId', 'apiKeyId', 'action', 'resource', 'resourceId', 'formId', 'createdAt'] as const;
 
-export async function recordAudit(db: SqlExecutor, entry: AuditEntry): Promise<void> {
-  await recordAuditBatch(db, [entry]);
+export async function recordAudit(db: SqlExecutor, entry: AuditEntry, now = new Date()): Promise<void> {
+  await recordAuditBatch(db, [entry], now);
 }
 
 /** One INSERT for a whole page of submissions (nothing when the list is empty). */

@@ -1,0 +1,15 @@
+import type { Route } from '../route.js';
+import { rowsOf } from '../rows.js';
+
+/** Decisions §7.1: any valid key past the plan gate, no scope, 0 points, never 429 (it is how a client learns when to retry). */
+const rateLimit = rowsOf({ tag: 'Rate limit', auth: 'apiKey', scope: null });
+
+export const rateLimitRoutes: Route[] = [
+  rateLimit.row('GET /rate_limit', {
+    summary: 'What is left of the hourly budget, in points; costs nothing and is never refused, also when the budget is spent',
+    budget: 'free',
+    operation: 'get-rate-limit',
+    variables: () => ({}),
+    success: { status: 200 },
+  }),
+];
