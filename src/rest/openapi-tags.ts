@@ -14,4 +14,6 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
   { name: 'Events', description: 'The events of the last 30 days, exactly as delivered to webhooks.' },
   { name: 'Site catalog', description: 'With a site key: the widgets a site embeds, with their embed snippets.' },
   { name: 'Site verification', description: 'With a site key: proving ownership of the site’s domain.' },
+  { name: 'Rate limit', description: 'What is left of the key’s hourly budget of points, shared by /v1 and /graphql; asking costs nothing.' },
+  { name: 'API keys', description: 'The account’s API keys with manage:api_keys: list, create (shown once), roll with an overlap, revoke.' },
 ];

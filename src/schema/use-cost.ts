@@ -24,6 +24,9 @@ const costOf = (requested: number, actual: number, budget: RateLimitResult): Cos
   resetAt: new Date(budget.resetAt * 1000).toISOString(),
 });
 
+/** Opening an event stream, REST or GraphQL (decisions §7.2). */
+const STREAM_POINTS = 1;
+
 const withCost = (result: ExecutionResult, cost: CostExtension): ExecutionResult => ({ ...result, extensions: { ...result.extensions, cost } });
 
 /**
@@ -35,6 +38,18 @@ const withCost = (result: ExecutionResult, cost: CostExtension): ExecutionResult
 export function useCost(schema: GraphQLSchema): Plugin<GraphQLServerContext> {
   const planOf = createCostPlanCache(schema);
   return {
+    // A subscription (the live event stream, decisions §7.2) costs what opening the REST stream costs: 1 point.
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const executionContext = args.contextValue as unknown as RequestContext & Partial<GraphQLServerContext>;
+      const context = executionContext.requestContext ?? executionContext;
+      if (context.viewer?.kind !== 'apiKey') return;
+      try {
+        executionContext.budget = await chargePoints(context, STREAM_POINTS);
+      } catch (error) {
+        if (!(error instanceof AppError) || !context.budget) throw error;
+        setResultAndStopExecution(withCost({ errors: [error] }, costOf(STREAM_POINTS, 0, context.budget)));
+      }
+    },
     async onExecute({ args, setResultAndStopExecution }) {
       // Yoga's context is a copy of the request context (the factory's answer) beside the server context, which
       // holds the request context itself: the gate leaves the budget and its headers there (useResponseHeaders).

@@ -600,10 +600,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's API keys, newest first, revoked ones included (never a key or its hash) */
+        /**
+         * List API keys
+         * @description The account's API keys, newest first, revoked ones included, with name, scopes, last four characters, expiry, revocation and last use; never a key or its hash. Needs manage:api_keys.
+         */
         get: operations["list-api-keys"];
         put?: never;
-        /** Create an API key; 201 with the key, shown once. It may hold only scopes the calling key holds (403 insufficient_scope otherwise) */
+        /**
+         * Create an API key
+         * @description Issues a key: 201 with the key itself, shown only in this answer (it is stored as a keyed hash). Scopes default to every read: scope; the new key may hold only scopes the calling key holds (403 insufficient_scope otherwise). Needs manage:api_keys.
+         */
         post: operations["create-api-key"];
         delete?: never;
         options?: never;
@@ -618,11 +624,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an API key (never the key or its hash) */
+        /**
+         * Get an API key
+         * @description One of the account's API keys (never the key or its hash); another account's key is 404 like an unknown id. Needs manage:api_keys.
+         */
         get: operations["get-api-key"];
         put?: never;
         post?: never;
-        /** Revoke an API key at once (a key may revoke itself); 204 */
+        /**
+         * Revoke an API key
+         * @description Revokes a key at once, on every replica (a key may revoke itself); 204. Needs manage:api_keys.
+         */
         delete: operations["revoke-api-key"];
         options?: never;
         head?: never;
@@ -638,7 +650,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Roll an API key: 201 with a new key of the same name and scopes, shown once; the rolled key keeps working expiresInSeconds (0, the default: revoked at once), then answers 401 invalid_api_key */
+        /**
+         * Roll an API key
+         * @description Rotates a key without downtime: 201 with a new key of the same name and scopes, shown once; the rolled key keeps working expiresInSeconds (0, the default: revoked at once; at most a week), then answers 401 invalid_api_key on every replica. Needs manage:api_keys.
+         */
         post: operations["roll-api-key"];
         delete?: never;
         options?: never;
@@ -653,7 +668,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What is left of the hourly budget, in points; costs nothing and is never refused, also when the budget is spent */
+        /**
+         * Get the rate limit
+         * @description What is left of the key's hourly budget, in points ({ limit, remaining, used, reset }), with the rate-limit headers. Any valid key, no scope; it costs nothing and is never refused, also when the budget is spent: ask it when to retry.
+         */
         get: operations["get-rate-limit"];
         put?: never;
         post?: never;
@@ -7555,7 +7573,7 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description values above 100 are clamped to 100 */
+                /** @description page size; values above 100 are clamped to 100 */
                 limit?: number;
             };
             header?: {

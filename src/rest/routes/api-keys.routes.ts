@@ -33,12 +33,19 @@ const apiKeys = rowsOf({ tag: 'API keys', auth: 'apiKey', scope: 'manage:api_key
 export const apiKeyRoutes: Route[] = [
   apiKeys.list('/api-keys', {
     operation: 'list-api-keys',
-    summary: "List the account's API keys, newest first, revoked ones included (never a key or its hash)",
+    summary: 'List API keys',
+    description: "The account's API keys, newest first, revoked ones included, with name, scopes, last four characters, expiry, revocation and last use; never a key or its hash. Needs manage:api_keys.",
     variables: ({ query }) => query,
   }),
-  apiKeys.read('/api-keys/{id}', { operation: 'get-api-key', summary: 'Read an API key (never the key or its hash)' }),
+  apiKeys.read('/api-keys/{id}', {
+    operation: 'get-api-key',
+    summary: 'Get an API key',
+    description: "One of the account's API keys (never the key or its hash); another account's key is 404 like an unknown id. Needs manage:api_keys.",
+  }),
   apiKeys.row('POST /api-keys', {
-    summary: 'Create an API key; 201 with the key, shown once. It may hold only scopes the calling key holds (403 insufficient_scope otherwise)',
+    summary: 'Create an API key',
+    description:
+      'Issues a key: 201 with the key itself, shown only in this answer (it is stored as a keyed hash). Scopes default to every read: scope; the new key may hold only scopes the calling key holds (403 insufficient_scope otherwise). Needs manage:api_keys.',
     body: createApiKeyBodySchema,
     errors: ['insufficient_scope'],
     operation: 'create-api-key',
@@ -47,8 +54,9 @@ export const apiKeyRoutes: Route[] = [
     outcome: (data) => ({ headers: { Location: `/v1/api-keys/${data.createApiKey.id}` } }),
   }),
   apiKeys.row('POST /api-keys/{id}/roll', {
-    summary:
-      'Roll an API key: 201 with a new key of the same name and scopes, shown once; the rolled key keeps working expiresInSeconds (0, the default: revoked at once), then answers 401 invalid_api_key',
+    summary: 'Roll an API key',
+    description:
+      'Rotates a key without downtime: 201 with a new key of the same name and scopes, shown once; the rolled key keeps working expiresInSeconds (0, the default: revoked at once; at most a week), then answers 401 invalid_api_key on every replica. Needs manage:api_keys.',
     body: rollApiKeyBodySchema,
     errors: ['insufficient_scope'],
     operation: 'roll-api-key',
@@ -57,7 +65,8 @@ export const apiKeyRoutes: Route[] = [
     outcome: (data) => ({ headers: { Location: `/v1/api-keys/${data.rollApiKey.id}` } }),
   }),
   apiKeys.row('DELETE /api-keys/{id}', {
-    summary: 'Revoke an API key at once (a key may revoke itself); 204',
+    summary: 'Revoke an API key',
+    description: 'Revokes a key at once, on every replica (a key may revoke itself); 204. Needs manage:api_keys.',
     operation: 'revoke-api-key',
     variables: ({ params }) => ({ id: params.id }),
     success: { status: 204 },

@@ -6,7 +6,9 @@ const rateLimit = rowsOf({ tag: 'Rate limit', auth: 'apiKey', scope: null });
 
 export const rateLimitRoutes: Route[] = [
   rateLimit.row('GET /rate_limit', {
-    summary: 'What is left of the hourly budget, in points; costs nothing and is never refused, also when the budget is spent',
+    summary: 'Get the rate limit',
+    description:
+      "What is left of the key's hourly budget, in points ({ limit, remaining, used, reset }), with the rate-limit headers. Any valid key, no scope; it costs nothing and is never refused, also when the budget is spent: ask it when to retry.",
     budget: 'free',
     operation: 'get-rate-limit',
     variables: () => ({}),
