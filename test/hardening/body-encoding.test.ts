@@ -130,6 +130,7 @@ describe('/graphql request bodies', () => {
   it('answers a UTF-8 body, a byte order mark dropped', async () => {
     const res = await post('/graphql', '\ufeff{"query":"{ __typename }"}');
     expect(res.status).toBe(200);
-    expect(await res.json()).toStrictEqual({ data: { __typename: 'Query' } });
+    // extensions.cost: decisions §7.1 (a document of __typename alone costs nothing).
+    expect(await res.json()).toStrictEqual({ data: { __typename: 'Query' }, extensions: { cost: expect.objectContaining({ requested: 0, actual: 0 }) } });
   });
 });

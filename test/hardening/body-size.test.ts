@@ -124,7 +124,7 @@ describe('request bodies within MAX_BODY_BYTES', () => {
     expect((await ingest.json()).formData.Name).toBe('Ada');
     const graphql = await chunkedPost('/graphql', { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, JSON.stringify({ query: '{ forms { pagination { total } } }', variables: { pad: 'p'.repeat(500_000) } }));
     expect(graphql.status).toBe(200);
-    expect(await graphql.json()).toStrictEqual({ data: { forms: { pagination: { total: 1 } } } });
+    expect(await graphql.json()).toStrictEqual({ data: { forms: { pagination: { total: 1 } } }, extensions: { cost: expect.objectContaining({ requested: 1, actual: 1 }) } });
   });
 
   it('accepts a body of exactly the cap (declared) and refuses one byte more', async () => {

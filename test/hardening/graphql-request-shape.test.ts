@@ -85,7 +85,7 @@ describe('/graphql requests of the wrong shape', () => {
     const two = 'query A { __typename } query B { __typename }';
     expect(await send('POST', JSON.stringify({ query: two }))).toStrictEqual(invalid('operationName', 'is required: the document has several operations, or none'));
     expect(await send('POST', JSON.stringify({ query: two, operationName: 'C' }))).toStrictEqual(invalid('operationName', 'names no operation of the document'));
-    expect(await send('POST', JSON.stringify({ query: two, operationName: 'B' }))).toStrictEqual({ status: 200, allow: null, body: { data: { __typename: 'Query' } } });
+    expect(await send('POST', JSON.stringify({ query: two, operationName: 'B' }))).toStrictEqual({ status: 200, allow: null, body: { data: { __typename: 'Query' }, extensions: { cost: expect.objectContaining({ requested: 0, actual: 0 }) } } });
   });
 
   it('refuses variables that do not fit their types with 400 validation_failed naming each, where they had no code', async () => {
@@ -114,7 +114,8 @@ describe('/graphql requests of the wrong shape', () => {
   });
 
   it('still answers well-formed requests, by GET and by POST', async () => {
-    const expected = { status: 200, allow: null, body: { data: { forms: { pagination: { total: 1 } } } } };
+    // extensions.cost: decisions §7.1 (a page and its pagination: 2 objects, 1 point).
+    const expected = { status: 200, allow: null, body: { data: { forms: { pagination: { total: 1 } } }, extensions: { cost: expect.objectContaining({ requested: 1, actual: 1 }) } } };
     expect(await send('POST', JSON.stringify({ query: QUERY, variables: null, operationName: null, extensions: {} }))).toStrictEqual(expected);
     expect(await send('GET', undefined, `?query=${encodeURIComponent(QUERY)}`)).toStrictEqual(expected);
   });

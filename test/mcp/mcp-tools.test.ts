@@ -59,7 +59,7 @@ async function failure(name: string, args: Record<string, unknown>, key?: string
 function made(value: unknown): unknown {
   if (value === undefined || value === null) return undefined;
   return JSON.parse(
-    JSON.stringify(value, (key, inner: unknown) => (['id', 'createdAt', 'updatedAt', 'secret', 'webhookId', 'formId', 'eventId', 'nextAttemptAt', 'lastAttemptAt'].includes(key) && inner !== null ? `<${key}>` : inner)),
+    JSON.stringify(value, (key, inner: unknown) => (['id', 'createdAt', 'updatedAt', 'secret', 'webhookId', 'formId', 'eventId', 'nextAttemptAt', 'lastAttemptAt', 'key', 'lastFour'].includes(key) && inner !== null ? `<${key}>` : inner)),
   );
 }
 
@@ -120,6 +120,7 @@ describe('MCP tools/call answers what /v1 answers', () => {
     await rest('PATCH', `/forms/${fx.demo.formId}`, { name: 'Contact us' });
     const event = (await rest('GET', '/events')).body.data[0];
     const erasure = (await rest('POST', '/erasure-requests', { email: 'nobody@example.com' })).body;
+    const apiKey = (await rest('GET', '/api-keys')).body.data[0];
     const reads: [string, Record<string, unknown>, string][] = [
       ['GET /forms', { limit: 100 }, '/forms?limit=100'],
       ['GET /forms', { archived: true, page: 1, limit: 5 }, '/forms?archived=true&page=1&limit=5'],
@@ -141,6 +142,9 @@ describe('MCP tools/call answers what /v1 answers', () => {
       ['GET /events', { type: 'form.updated' }, '/events?type=form.updated'],
       ['GET /events/{eventId}', { eventId: event.id }, `/events/${event.id}`],
       ['GET /erasure-requests/{id}', { id: erasure.id }, `/erasure-requests/${erasure.id}`],
+      ['GET /rate_limit', {}, '/rate_limit'],
+      ['GET /api-keys', {}, '/api-keys'],
+      ['GET /api-keys/{id}', { id: apiKey.id }, `/api-keys/${apiKey.id}`],
     ];
     const covered = new Set<string>();
     for (const [row, args, path] of reads) {
@@ -188,6 +192,9 @@ describe('MCP tools/call answers what /v1 answers', () => {
     await pair('DELETE /submissions/{id}', ['DELETE', `/submissions/${submissions[0].id}`], { id: mcpSubmissions[0].id });
     await pair('POST /erasure-requests', ['POST', '/erasure-requests', { email: 'b@example.com' }], { email: 'b@example.com' });
     await pair('DELETE /forms/{id}', ['DELETE', `/forms/${created.rest.id}`], { id: created.mcp.id });
+    const keys = await pair('POST /api-keys', ['POST', '/api-keys', { name: 'Agent', scopes: ['read:forms'] }], { name: 'Agent', scopes: ['read:forms'] });
+    const rolled = await pair('POST /api-keys/{id}/roll', ['POST', `/api-keys/${keys.rest.id}/roll`, { expiresInSeconds: 60 }], { id: keys.mcp.id, expiresInSeconds: 60 });
+    await pair('DELETE /api-keys/{id}', ['DELETE', `/api-keys/${rolled.rest.id}`], { id: rolled.mcp.id });
     const writeTools = routes.filter(isToolRoute).filter((route) => route.method !== 'GET').map(toolName);
     expect([...covered].sort()).toStrictEqual([...new Set(writeTools)].sort());
   });

@@ -31,7 +31,7 @@ describe('phi through GraphQL (contract §4: settable by import or GraphQL)', ()
 
   it('createForm with phi: true seals formData at rest, serves it in plaintext, and audits each read', async () => {
     const created = await t.graphql(CREATE, { input: { name: 'Intake', fields, phi: true } }, key);
-    expect(created.body).toStrictEqual({ data: { createForm: { id: expect.any(Number), phi: true } } });
+    expect(created.body).toStrictEqual({ data: { createForm: { id: expect.any(Number), phi: true } }, extensions: { cost: expect.any(Object) } });
     const formId = created.body.data.createForm.id as number;
 
     const ingested = await t.request('POST', `/v1/forms/${formId}/submissions`, { key, body: { formData: { Symptoms: 'xerophthalmia' } } });
@@ -53,7 +53,7 @@ describe('phi through GraphQL (contract §4: settable by import or GraphQL)', ()
     const plain = await t.request('POST', `/v1/forms/${formId}/submissions`, { key, body: { formData: { Symptoms: 'a' } } });
     expect((await rawSubmission(plain.body.id))[0]).toStrictEqual({ formData: { Symptoms: 'a' }, sealed: false, keyId: null });
 
-    expect((await t.graphql(UPDATE, { id: formId, input: { phi: true } }, key)).body).toStrictEqual({ data: { updateForm: { id: formId, phi: true } } });
+    expect((await t.graphql(UPDATE, { id: formId, input: { phi: true } }, key)).body).toStrictEqual({ data: { updateForm: { id: formId, phi: true } }, extensions: { cost: expect.any(Object) } });
     const sealed = await t.request('POST', `/v1/forms/${formId}/submissions`, { key, body: { formData: { Symptoms: 'b' } } });
     expect((await rawSubmission(sealed.body.id))[0]).toMatchObject({ formData: null, sealed: true });
     // Earlier submissions stay readable as they were stored.

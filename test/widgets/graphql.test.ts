@@ -95,7 +95,7 @@ describe('GraphQL scopes and stripping', () => {
       expect.objectContaining({ code: 'insufficient_scope', required: 'read:bookings' }),
     );
     const ok = await t.graphql(`query ($id: Int!) { calendarWidget(id: $id) { id bookingCount } }`, { id: acme.calendarWidgets.demo!.id }, acme.apiKeys.calendars!.key);
-    expect(ok.body).toStrictEqual({ data: { calendarWidget: { id: acme.calendarWidgets.demo!.id, bookingCount: 5 } } });
+    expect(ok.body).toStrictEqual({ data: { calendarWidget: { id: acme.calendarWidgets.demo!.id, bookingCount: 5 } }, extensions: { cost: expect.any(Object) } });
   });
 
   it('strips webhook keys from settings over GraphQL too', async () => {
