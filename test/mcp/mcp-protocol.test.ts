@@ -162,6 +162,15 @@ describe('POST /mcp: the budget', () => {
     await agent.close();
   });
 
+  it('charges a tool what its route costs: get_rate_limit is free (decisions §7.1), as GET /v1/rate_limit', async () => {
+    const agent = await fx.connect(fx.demo.apiKey);
+    const first = await agent.call('get_rate_limit');
+    const second = await agent.call('get_rate_limit');
+    expect(second.structuredContent).toStrictEqual(first.structuredContent);
+    expect((await fx.app.request('GET', '/v1/rate_limit', { key: fx.demo.apiKey })).body).toStrictEqual(first.structuredContent);
+    await agent.close();
+  });
+
   it('answers a call over budget as a tool error with the v1 rate_limited body, and lists tools still', async () => {
     const refusals = async (): Promise<number> => (await rateLimitRefusals.get()).values.reduce((sum, sample) => sum + sample.value, 0);
     const before = await refusals();
