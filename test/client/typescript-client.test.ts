@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWidgetsClient, verifyWebhook, type WidgetsClient } from '../../clients/typescript/src/index.js';
+import { createWidgetsClient, verifyWebhook, walk, WalkError, type WidgetsClient } from '../../clients/typescript/src/index.js';
 import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
@@ -78,6 +78,17 @@ describe('clients/typescript against a live server', () => {
     expect(forbidden.error?.code).toBe('insufficient_scope');
     expect(forbidden.error?.required).toBe('write:forms');
   });
+  it('walks a list by cursor with walk(): every row once, newest first, across pages (decisions §7.6)', async () => {
+    for (let i = 0; i < 7; i++) expect((await client.POST('/forms/{id}/submissions', { params: { path: { id: formId } }, body: { formData: { Name: `W${i}` } } })).response.status).toBe(201);
+    const whole = await client.GET('/forms/{id}/submissions', { params: { path: { id: formId }, query: { limit: 100 } } });
+    const walked: number[] = [];
+    for await (const submission of walk(client, '/forms/{id}/submissions', { path: { id: formId }, query: { limit: 3 } })) walked.push(submission.id);
+    expect(walked).toStrictEqual(whole.data?.data.map((submission) => submission.id));
+    expect(walked.length).toBeGreaterThanOrEqual(7);
+    await expect(async () => {
+      for await (const _ of walk(readOnly, '/forms/{id}/submissions', { path: { id: formId } })) void _;
+    }).rejects.toBeInstanceOf(WalkError);
+  });
 });
 
 describe('verifyWebhook (clients/typescript)', () => {
@@ -106,4 +117,5 @@ describe('verifyWebhook (clients/typescript)', () => {
     expect(verifyWebhook(secret, headersFor(signed), body, seconds - 301)).toBe(false);
     expect(verifyWebhook(secret, headersFor(signed), body, seconds + 299)).toBe(true);
   });
+
 });

@@ -4,6 +4,7 @@ import type { components, paths } from './schema.js';
 export type { components, operations, paths } from './schema.js';
 export { verifyWebhook, type WebhookHeaders } from './webhooks.js';
 export { EventStreamError, streamEvents, type LiveEvent, type StreamEventsOptions } from './events.js';
+export { walk, WalkError, type WalkablePath, type WalkOptions } from './walk.js';
 
 /** The v1 error body: branch on `code`, never on `error` (a message for people). */
 export type ApiError = components['schemas']['Error'];
