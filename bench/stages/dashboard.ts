@@ -97,6 +97,14 @@ const summary = (result: LoadResult | undefined) => ({
   errors: result?.errors ?? null,
 });
 
+const COST_SUFFIX = /,"extensions":\{"cost":\{[^{}]*\}\}\}$/;
+
+function withoutCost(body: Buffer): Buffer {
+  const text = body.toString('utf8');
+  if (!COST_SUFFIX.test(text)) throw new Error('dashboard: the gateway answered no extensions.cost');
+  return Buffer.from(text.replace(COST_SUFFIX, '}'), 'utf8');
+}
+
 export const dashboardStage: Stage = {
   name: 'dashboard',
   title: 'GraphQL dashboard (100 forms, counts, newest 5 submissions each) vs a hand-written node:http + pg handler',
@@ -108,7 +116,9 @@ export const dashboardStage: Stage = {
     let bytes: number;
     try {
       reference = await startReference(context.url, context.secretKey);
-      const gatewayBody = await answer(gateway, context.dataset.apiKey);
+      // The gateway's answer ends with its price (extensions.cost, decisions §7.1: the key's budget, which no
+      // hand-written handler keeps); the data before it must be the reference's bytes.
+      const gatewayBody = withoutCost(await answer(gateway, context.dataset.apiKey));
       const referenceBody = await answer(reference, context.dataset.apiKey);
       if (!gatewayBody.equals(referenceBody)) throw new Error(`dashboard: the reference does not answer the gateway's bytes, ${firstDifference(gatewayBody, referenceBody)}`);
       bytes = gatewayBody.length;
