@@ -40,6 +40,9 @@ export class JobQueueDb extends PgBossDb {
     const { directConnectionString, ...pooled } = options;
     super(pooled);
     this.direct = new PgBossDb({ ...pooled, connectionString: directConnectionString, max: 1 });
+    // pg-boss listens for 'error' on the Db it is given, not on this inner one: an 'error' event with no listener
+    // throws, so a terminated listener connection would end the process instead of reconnecting.
+    this.direct.on('error', (error: unknown) => this.emit('error', error));
   }
 
   override async open(): Promise<void> {
