@@ -13,7 +13,7 @@ export interface WidgetsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** The service's address without `/v1`, e.g. `http://127.0.0.1:4000`. */
   baseUrl: string;
   /** An API key (`svc_live_…`); site-key routes take `X-Service-Site-Key` in `params.header` instead. */
-  apiKey?: string;
+  apiKey?: string | undefined;
 }
 
 export type WidgetsClient = Client<paths>;
