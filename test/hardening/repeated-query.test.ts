@@ -47,6 +47,9 @@ describe('a query parameter given twice', () => {
     // A cursor is accepted only when the list issued it (decisions §7.6; test/lists/cursors.test.ts walks real ones):
     // the sample is refused as a cursor once, and as a repeated parameter twice.
     if (name === 'after') expect(once.body.code).toBe('invalid_cursor');
+    // Likewise a stream resumes only after a retained event of the account (decisions §7.2): the sample is refused
+    // for that once, and as a repeated parameter twice.
+    else if (name === 'lastEventId') expect(once.body).toStrictEqual({ error: expect.any(String), code: 'validation_failed', fields: [{ field: name, message: 'is not a retained event of this account' }] });
     else expect(once.status, `once: ${JSON.stringify(once.body)}`).toBeLessThan(400);
 
     const twice = await t.request('GET', `${path}?${name}=${encodeURIComponent(value)}&${name}=${encodeURIComponent(value)}`, auth);
