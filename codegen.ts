@@ -19,7 +19,7 @@ const operationMap: PluginFunction = (_schema, documents) => {
   return [
     "import type * as Types from './graphql.js';",
     '',
-    '/** Each pinned operation (src/rest/operations/<name>.graphql) → its result and variables types. */',
+    '/** Each pinned operation (src/execution/operations/<name>.graphql) → its result and variables types. */',
     'export interface Operations {',
     ...rows.sort(),
     '}',
@@ -35,7 +35,7 @@ const OPERATION_MAP = 'operation-map';
  */
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: ['src/rest/operations/*.graphql'],
+  documents: ['src/execution/operations/*.graphql'],
   ignoreNoDocuments: false,
   // NodeNext ESM needs explicit extensions in the generated relative imports.
   importExtension: '.js',

@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { createConfig, formatProblems, getTotals, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { compileShapes } from '../src/rest/run-row.js';
+import { compileShapes } from '../src/execution/run-row.js';
 import { buildOpenApi } from '../src/rest/openapi.js';
-import { loadOperations } from '../src/rest/operations.js';
-import { routes } from '../src/rest/routes.js';
+import { loadOperations } from '../src/execution/operations.js';
+import { routes } from '../src/execution/routes.js';
 import { toSchema } from '../src/schema/index.js';
 
 const check = process.argv.includes('--check');

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.js';
 import type { Plan } from './generated/prisma/client.js';
 import type { Scope } from './scopes.js';
-import type { LimitField } from './schema/field-rate-limit.js';
-import { createLoaders, type Loaders } from './schema/loaders.js';
+import type { LimitField } from './gate/field-rate-limit.js';
+import { createLoaders, type Loaders } from './execution/loaders.js';
 
 export interface ApiKeyViewer {
   kind: 'apiKey';

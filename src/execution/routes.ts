@@ -13,5 +13,5 @@ import { eventRoutes } from './routes/events.routes.js';
 import { apiKeyRoutes } from './routes/api-keys.routes.js';
 import { rateLimitRoutes } from './routes/rate-limit.routes.js';
 
-/** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/rest/routes/). */
+/** THE v1 table: every path the service answers under /v1 (each area keeps its rows in src/execution/routes/). */
 export const routes: TableRoute[] = [...formRoutes, ...submissionRoutes, ...siteVerificationRoutes, ...calendarRoutes, ...shopRoutes, ...siteCatalogRoutes, ...webhookRoutes, ...webhookDeliveryRoutes, ...eventRoutes, ...erasureRoutes, ...exportRoutes, ...apiKeyRoutes, ...rateLimitRoutes];

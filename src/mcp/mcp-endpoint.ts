@@ -9,7 +9,7 @@ import { identify, pass, type GatePolicy } from '../gate/gate.js';
 import { describeError, logger } from '../infra/log.js';
 import { rateLimitRefusals } from '../infra/metrics.js';
 import { readBodyText } from '../request-body.js';
-import { parseRowInput, type RowRunner } from '../rest/run-row.js';
+import { parseRowInput, type RowRunner } from '../execution/run-row.js';
 import { plainAnswer, plainToolCall } from './plain-tool-call.js';
 import { errorResult, rowRequestOf, successResult } from './tool-call.js';
 import type { ToolRow } from './tools.js';

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertJsonInput } from '../domain/validation.js';
 import { validationFailed, type AppError } from '../errors.js';
-import type { RowRequest } from '../rest/run-row.js';
+import type { RowRequest } from '../execution/run-row.js';
 import type { ToolRow } from './tools.js';
 
 /**

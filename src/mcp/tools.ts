@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ResponseShape, JsonSchema } from '../rest/response-shape.js';
-import { isStreamRoute, type Route, type TableRoute } from '../rest/route.js';
-import { requestBodySchema, routeParameters } from '../rest/route-parameters.js';
+import type { ResponseShape, JsonSchema } from '../execution/response-shape.js';
+import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
+import { requestBodySchema, routeParameters } from '../execution/route-parameters.js';
 import type { Scope } from '../scopes.js';
 
 /** Where each argument of a tool goes in the request its route would have received. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/server';
 import type { RequestContext } from '../context.js';
 import { accountFormsVersion, formVersion } from '../domain/forms/form-version.js';
-import type { Route, ParsedInput } from './route.js';
+import type { Route, ParsedInput } from '../execution/route.js';
 
 /*
  * Contract §6.2, conditional GETs. The ETag is a hash of the body itself, so it changes exactly when the body

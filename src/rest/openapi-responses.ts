@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import type { JsonSchema } from './response-shape.js';
-import type { TableRoute } from './route.js';
+import type { JsonSchema } from '../execution/response-shape.js';
+import type { TableRoute } from '../execution/route.js';
 
 /**
  * The error answers of one route, derived from what the row declares (its credentials, plan gate, scope, path id,

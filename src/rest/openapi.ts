@@ -3,9 +3,9 @@ import { MAX_JSON_DEPTH } from '../domain/validation.js';
 import { ERROR_STATUS } from '../errors.js';
 import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
-import type { ResponseShape, JsonSchema } from './response-shape.js';
-import { isStreamRoute, type Route, type TableRoute } from './route.js';
-import { requestBodySchema, routeParameters, toJsonSchema } from './route-parameters.js';
+import type { ResponseShape, JsonSchema } from '../execution/response-shape.js';
+import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
+import { requestBodySchema, routeParameters, toJsonSchema } from '../execution/route-parameters.js';
 
 /** A streamed body (the export) is not tagged: its answer is produced as it is read, so no tag exists before it. */
 const isConditional = (route: TableRoute): boolean => route.method === 'GET' && !isStreamRoute(route);

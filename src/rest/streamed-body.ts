@@ -1,6 +1,6 @@
 import { Readable, type Writable } from 'node:stream';
 import { Response } from '@whatwg-node/server';
-import type { StreamedBody } from './route.js';
+import type { StreamedBody } from '../execution/route.js';
 
 /**
  * A streamed route's body as a Node Readable, which the server adapter pipes to the socket: `pipe` reads the next

@@ -2,7 +2,7 @@ import { requireApiKeyViewer } from '../context.js';
 import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../domain/forms/form-input.js';
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
 import { archiveForm, createForm, FORM_COLUMNS, getFormWithSiteOrThrow, listForms, updateForm, type FormColumn } from '../domain/forms/forms.service.js';
-import { v1Presenters } from '../rest/present.js';
+import { v1Presenters } from '../execution/present.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { LATEST_SUBMISSIONS_SCOPE, latestRead, prefetchLatestSubmissions } from './latest-submissions.js';

@@ -2,7 +2,7 @@ import type { Submission } from '../generated/prisma/client.js';
 import { requireApiKeyViewer } from '../context.js';
 import { dailySubmissionCounts, getSubmissionOrThrow, type DailyCount, ingestSubmission, listFormSubmissions, readFormData, type Reader } from '../domain/submissions/submissions.service.js';
 import type { RequestContext } from '../context.js';
-import { v1Presenters } from '../rest/present.js';
+import { v1Presenters } from '../execution/present.js';
 import { builder } from './builder.js';
 import { walkField, walkPageRef } from './pagination.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../src/rest/routes.js';
+import { routes } from '../../src/execution/routes.js';
 import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 

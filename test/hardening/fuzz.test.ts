@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableRoute as Route } from '../../src/rest/route.js';
-import { routes } from '../../src/rest/routes.js';
+import type { TableRoute as Route } from '../../src/execution/route.js';
+import { routes } from '../../src/execution/routes.js';
 import { createTestApp, responseText, type TestApp } from '../support/app.js';
 import { BODIES, GRAPHQL, HEADERS, PATH_IDS, prng, QUERIES, randomEncoded, randomJson } from './fuzz-cases.js';
 import { placeholdersOf, seedWorld, type World } from './world.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_TOKENS } from '../../src/schema/use-request-limits.js';
+import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_TOKENS } from '../../src/graphql/use-request-limits.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 

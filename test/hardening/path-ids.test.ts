@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../src/rest/routes.js';
+import { routes } from '../../src/execution/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { placeholdersOf, seedWorld, type World } from './world.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { TableRoute } from '../../src/rest/route.js';
-import { routes } from '../../src/rest/routes.js';
+import type { TableRoute } from '../../src/execution/route.js';
+import { routes } from '../../src/execution/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedWorld, type World } from './world.js';
 

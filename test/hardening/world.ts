@@ -1,5 +1,5 @@
 import { messageIdFor, newEventId } from '../../src/domain/webhooks/events.service.js';
-import type { TableRoute as Route } from '../../src/rest/route.js';
+import type { TableRoute as Route } from '../../src/execution/route.js';
 import type { TestDatabase } from '../support/database.js';
 import { SCOPES } from '../../src/scopes.js';
 import { seedAccount } from '../support/seed.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitRefusals } from '../../src/infra/metrics.js';
 import { MCP_PROTOCOL_VERSION } from '../../src/mcp/mcp-endpoint.js';
 import { isToolRoute, toolName } from '../../src/mcp/tools.js';
-import { routes } from '../../src/rest/routes.js';
+import { routes } from '../../src/execution/routes.js';
 import { keyOf, startMcpFixture, type McpFixture } from './mcp-support.js';
 
 let fx: McpFixture;

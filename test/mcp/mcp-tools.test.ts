@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isToolRoute, toolName } from '../../src/mcp/tools.js';
-import { routes } from '../../src/rest/routes.js';
+import { routes } from '../../src/execution/routes.js';
 import { keyOf, startMcpFixture, type AgentClient, type McpFixture } from './mcp-support.js';
 
 let fx: McpFixture;

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { MemoryRateLimitStore, RedisRateLimitStore } from '../../src/infra/rate-limit.js';
-import { createFieldRateLimiter, windowToMs, type FieldCall, type LimitField } from '../../src/schema/field-rate-limit.js';
+import { createFieldRateLimiter, windowToMs, type FieldCall, type LimitField } from '../../src/gate/field-rate-limit.js';
 import { hasRedis } from '../support/database.js';
 
 interface Ctx {

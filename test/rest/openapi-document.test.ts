@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
-import { routes } from '../../src/rest/routes.js';
+import { routes } from '../../src/execution/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 

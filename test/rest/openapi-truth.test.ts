@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
-import { compileShapes } from '../../src/rest/run-row.js';
+import { compileShapes } from '../../src/execution/run-row.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';
-import { loadOperations } from '../../src/rest/operations.js';
-import { isStreamRoute, type TableRoute } from '../../src/rest/route.js';
-import { routes } from '../../src/rest/routes.js';
+import { loadOperations } from '../../src/execution/operations.js';
+import { isStreamRoute, type TableRoute } from '../../src/execution/route.js';
+import { routes } from '../../src/execution/routes.js';
 import { toSchema } from '../../src/schema/index.js';
 
 interface Recorded {

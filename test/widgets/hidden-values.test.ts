@@ -11,10 +11,10 @@ import {
   type IntrospectionQuery,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../src/rest/routes.js';
-import { calendarRoutes } from '../../src/rest/routes/calendars.routes.js';
-import { shopRoutes } from '../../src/rest/routes/shop.routes.js';
-import { siteCatalogRoutes } from '../../src/rest/routes/site-catalog.routes.js';
+import { routes } from '../../src/execution/routes.js';
+import { calendarRoutes } from '../../src/execution/routes/calendars.routes.js';
+import { shopRoutes } from '../../src/execution/routes/shop.routes.js';
+import { siteCatalogRoutes } from '../../src/execution/routes/site-catalog.routes.js';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seed } from '../support/seed.js';
