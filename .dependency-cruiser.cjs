@@ -1,7 +1,13 @@
 /**
- * Import rules for src/ (test/architecture/imports.test.ts runs them; `npx depcruise src` shows them):
- * no import circles, type-only imports included; transport code stays out of the domain and infra layers.
+ * Import rules for src/ (test/architecture/imports.test.ts runs them, each against a fixture that breaks it;
+ * `npx depcruise src` shows them). Layers import one way (style.md, "The shape"):
+ *   transports (src/rest, src/graphql, src/mcp, src/streams) → src/execution → src/schema → src/domain → src/infra
+ * and the transports never import each other: a new way in is an adapter over src/execution, not a second API.
  */
+/** The transports: each adapts one protocol to src/execution. */
+const TRANSPORTS = '(^|/)src/(rest|graphql|mcp|streams)/';
+/** Packages that speak HTTP for GraphQL (Yoga, envelop, the fetch-API server adapter): only src/graphql and src/rest use them. */
+const HTTP_GRAPHQL_PACKAGES = 'node_modules/(graphql-yoga|@graphql-yoga/[^/]+|@envelop/[^/]+|@whatwg-node/[^/]+)/';
 /** Packages that serve a transport: GraphQL execution, the Pothos builder, Yoga and its server adapter. */
 const TRANSPORT_PACKAGES = 'node_modules/(graphql|graphql-yoga|graphql-jit|graphql-rate-limit|@graphql-yoga/[^/]+|@pothos/[^/]+|@envelop/[^/]+|@whatwg-node/[^/]+)/';
 
@@ -23,12 +29,35 @@ module.exports = {
       from: { path: '(^|/)src/(domain|infra)/' },
       to: {
         path: [
-          '(^|/)src/(rest|schema|gate|cli|worker|fixtures)/',
+          '(^|/)src/(rest|graphql|mcp|streams|execution|schema|gate|cli|worker|fixtures)/',
           '(^|/)src/(app|server|context|main|http-drain|shutdown)\\.ts$',
           TRANSPORT_PACKAGES,
           '^(node:)?(http|https|http2)$',
         ],
       },
+    },
+    {
+      name: 'no-transport-in-execution',
+      comment:
+        'src/execution (pinned operations, route rows, response shapes, presenters, running a row) is what every ' +
+        'transport runs: it imports none of them, nor the HTTP adapters of GraphQL, nor node:http.',
+      severity: 'error',
+      from: { path: '(^|/)src/execution/' },
+      to: { path: [TRANSPORTS, '(^|/)src/(app|server|main|http-drain|shutdown)\\.ts$', HTTP_GRAPHQL_PACKAGES, '^(node:)?(http|https|http2)$'] },
+    },
+    {
+      name: 'no-transport-in-schema',
+      comment: 'The Pothos types and resolvers serve every transport through src/execution: they import no transport.',
+      severity: 'error',
+      from: { path: '(^|/)src/(schema|gate)/' },
+      to: { path: [TRANSPORTS, HTTP_GRAPHQL_PACKAGES] },
+    },
+    {
+      name: 'transports-apart',
+      comment: 'REST, the GraphQL HTTP adapter, MCP and streams never import each other: what they share is in src/execution.',
+      severity: 'error',
+      from: { path: '(^|/)src/(rest|graphql|mcp|streams)/' },
+      to: { path: TRANSPORTS, pathNot: '(^|/)src/$2/' },
     },
   ],
   options: {

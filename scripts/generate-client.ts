@@ -10,16 +10,16 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { createConfig, formatProblems, getTotals, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { compileShapes } from '../src/execution/run-row.js';
+import { createRowRunner } from '../src/execution/run-row.js';
 import { buildOpenApi } from '../src/rest/openapi.js';
-import { loadOperations } from '../src/execution/operations.js';
 import { routes } from '../src/execution/routes.js';
 import { toSchema } from '../src/schema/index.js';
 
 const check = process.argv.includes('--check');
 const dir = new URL('../clients/typescript/', import.meta.url);
 const schema = toSchema();
-const document = `${JSON.stringify(buildOpenApi(routes, compileShapes(schema, loadOperations(schema), routes)), null, 2)}\n`;
+const runner = createRowRunner(schema, routes);
+const document = `${JSON.stringify(buildOpenApi(runner.routes, runner.shapes), null, 2)}\n`;
 
 const problems = await lintFromString({
   source: document,

@@ -1,30 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Response } from '@whatwg-node/server';
-import { createYoga } from 'graphql-yoga';
-import { createRequestContext, type RequestContext } from './context.js';
+import type { RequestContext } from './context.js';
+import { createRequestContext } from './execution/request-context.js';
+import { routes } from './execution/routes.js';
+import { createRowRunner } from './execution/run-row.js';
+import { createGraphQLHandler } from './graphql/graphql-handler.js';
 import type { AppDeps } from './deps.js';
 import { AppError } from './errors.js';
 import { rawStatement, sql } from './infra/sql.js';
-import { createFieldRateLimiter } from './gate/field-rate-limit.js';
-import { GRAPHIQL_OPTIONS, graphiqlAsset, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphql/graphiql-page.js';
+import { graphiqlAsset } from './graphql/graphiql-page.js';
 import { faviconResponse } from './page-headers.js';
 import { documentResponder } from './rest/conditional.js';
 import { errorResponse, jsonResponse, createRestFacade, withoutBody } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
-import { loadOperations } from './execution/operations.js';
 import { referenceResponse } from './rest/reference-page.js';
-import { routes } from './execution/routes.js';
-import { createRowRunner } from './execution/run-row.js';
 import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
 import type { McpEndpoint } from './mcp/mcp-endpoint.js';
-import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './graphql/use-api-key-auth.js';
-import { createGraphQLErrorLog } from './graphql/use-error-log.js';
-import { useCost } from './graphql/use-cost.js';
-import { useJit } from './graphql/use-jit.js';
-import { useOperationMetrics } from './graphql/use-operation-metrics.js';
-import { useRequestLimits } from './graphql/use-request-limits.js';
-import { useRequestShape } from './graphql/use-request-shape.js';
 import { describeError, logger } from './infra/log.js';
 import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
@@ -37,20 +29,6 @@ export interface App {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/**
- * Browser dashboards may call /graphql from any origin. A key travels only in the Authorization header, never in a
- * cookie, so no credentials are allowed (Yoga's default would reflect the origin with Allow-Credentials: true), and
- * scripts may read the budget and request-id headers. /v1 sends no CORS headers: it is for servers, which hold keys.
- */
-const GRAPHQL_CORS = {
-  origin: '*',
-  credentials: false,
-  methods: ['GET', 'POST'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-  exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
-  maxAge: 600,
-};
 
 /** The request's W3C trace id (decisions §7.5) for its log lines, when it came with a valid `traceparent`. */
 function traceField(request: Request): { traceId?: string } {
@@ -76,27 +54,15 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   observeDependencies(deps.db, deps.queue);
   const shedder = new LoadShedder(deps.config.maxConcurrentRequests);
   const schema = toSchema();
-  const operations = loadOperations(schema);
-  const runner = createRowRunner(schema, operations, routes);
-  const rest = createRestFacade(schema, runner, routes);
-  const openapi = documentResponder(JSON.stringify(buildOpenApi(routes, runner.shapes)), 'application/json; charset=utf-8');
+  const runner = createRowRunner(schema, routes);
+  const rest = createRestFacade(runner);
+  const openapi = documentResponder(JSON.stringify(buildOpenApi(runner.routes, runner.shapes)), 'application/json; charset=utf-8');
   // Loaded by the first /mcp request: the SDK and the derived tools cost a gateway that serves no agent nothing.
   let mcp: Promise<McpEndpoint> | undefined;
   const mcpEndpoint = (): Promise<McpEndpoint> =>
-    (mcp ??= import('./mcp/mcp-endpoint.js').then(async ({ createMcpEndpoint }) => createMcpEndpoint((await import('./mcp/tools.js')).deriveTools(routes, runner.shapes), runner)));
-  const limitField = createFieldRateLimiter<RequestContext>({
-    identifyContext: (context) => (context.viewer?.kind === 'apiKey' ? `key:${context.viewer.keyId}` : `request:${context.requestId}`),
-    store: deps.rateLimits,
-  });
-
+    (mcp ??= import('./mcp/mcp-endpoint.js').then(async ({ createMcpEndpoint }) => createMcpEndpoint((await import('./mcp/tools.js')).deriveTools(runner.routes, runner.shapes), runner)));
   // Each request's abort signal (the server adapter aborts it when the client goes away before the answer is whole).
   const signals = new WeakMap<RequestContext, AbortSignal>();
-  const errorLog = createGraphQLErrorLog((context, error) => {
-    // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
-    if (context && signals.get(context)?.aborted) return;
-    logger.error({ requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) });
-  });
-
   /** An answer whose client leaves before it is whole (a long export, a large list): one line, one count, no error. */
   function watchAnswer(request: Request, context: RequestContext): void {
     request.signal.addEventListener(
@@ -108,19 +74,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       { once: true },
     );
   }
-  const yoga = createYoga<GraphQLServerContext>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    cors: GRAPHQL_CORS,
-    logging: false,
-    // The body cap is MAX_BODY_BYTES, as on /v1 (src/request-body.ts, applied in useRequestLimits).
-    maxRequestBodySize: false,
-    maskedErrors: { maskError: errorLog.maskError },
-    renderGraphiQL: renderGraphiQLPage,
-    graphiql: GRAPHIQL_OPTIONS,
-    context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
-  });
+  // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
+  const graphql = createGraphQLHandler(schema, (context) => signals.get(context)?.aborted === true);
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
     const { pathname } = new URL(request.url);
@@ -145,7 +100,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     }
     if (pathname === '/graphql') {
       context.log.route = `${request.method} /graphql`;
-      return yoga.fetch(request, { requestContext: context });
+      return graphql.handle(request, context);
     }
     if (pathname === '/mcp') return (await mcpEndpoint()).handle(request, context);
     if (pathname === '/v1/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) {
@@ -180,7 +135,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     async fetch(request) {
       const started = performance.now();
       const incoming = request.headers.get('x-request-id');
-      const context = createRequestContext(deps, limitField, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+      const context = createRequestContext(deps, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
       signals.set(context, request.signal);
       const admitted = isUnshed(request.url) || shedder.admit();
       let response: Response;

@@ -1,10 +1,8 @@
 import type { RateLimitResult } from './infra/rate-limit.js';
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.js';
 import type { Plan } from './generated/prisma/client.js';
 import type { Scope } from './scopes.js';
-import type { LimitField } from './gate/field-rate-limit.js';
-import { createLoaders, type Loaders } from './execution/loaders.js';
+import type { Loaders } from './execution/loaders.js';
 
 export interface ApiKeyViewer {
   kind: 'apiKey';
@@ -38,19 +36,10 @@ export interface RequestContext {
   /** Request-scoped, so a batch never mixes two viewers' data. */
   loaders: Loaders;
   log: LogFields;
-  /** Small per-field limits on abusable GraphQL fields (src/schema/field-rate-limit.ts), shared by both transports. */
-  limitField: LimitField<RequestContext>;
   /** Headers every response to this request carries (rate-limit headers once that step has run). */
   responseHeaders: Record<string, string>;
   /** The API key's budget as the gate last saw it (decisions §7.1: `rateLimit`, `extensions.cost`). */
   budget?: RateLimitResult;
-}
-
-export function createRequestContext(deps: AppDeps, limitField: LimitField<RequestContext>, requestId: string = randomUUID()): RequestContext {
-  const context: RequestContext = { deps, viewer: null, requestId, loaders: undefined as unknown as Loaders, log: {}, responseHeaders: {}, limitField };
-  // The loaders read the viewer when they run, after the gate has set it.
-  context.loaders = createLoaders(deps.db, () => (context.viewer?.kind === 'apiKey' ? { accountId: context.viewer.accountId, apiKeyId: context.viewer.keyId } : null));
-  return context;
 }
 
 export function requireApiKeyViewer(context: RequestContext): ApiKeyViewer {

@@ -7,7 +7,7 @@ import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Operations } from '../generated/graphql/operations.js';
 
-/** A pinned operation's file name (src/rest/operations/<name>.graphql); codegen pairs it with its types. */
+/** A pinned operation's file name (src/execution/operations/<name>.graphql); codegen pairs it with its types. */
 export type OperationName = keyof Operations;
 export type OperationData<N extends OperationName> = Operations[N]['result'];
 export type OperationVariables<N extends OperationName> = Operations[N]['variables'];

@@ -38,6 +38,13 @@ export interface RestOutcome {
   headers?: Record<string, string>;
 }
 
+/**
+ * Conditional GET (contract §6.2): the version of a route's body, read without building it, in one cheap statement
+ * that grows with every write the body shows (src/domain/forms/form-version.ts); null when the body must be built
+ * (an absent resource, which answers 404 as usual; a PHI form's submissions, whose every read is audited).
+ */
+export type BodyVersion = (context: RequestContext, input: ParsedInput) => Promise<string | null>;
+
 export interface BodyValidator<T = unknown> {
   /** For the OpenAPI document. */
   schema: z.ZodType;
@@ -58,8 +65,6 @@ interface RowBasics {
   tag: string;
   /** apiKey: Bearer key (plan gate, budget, scope); siteKey: X-Service-Site-Key. */
   auth: 'apiKey' | 'siteKey';
-  /** Scope an API key must carry; null only where the contract says any valid key will do. */
-  scope: Scope | null;
   /** Only DELETE /webhooks/{id} passes the Free-plan gate. */
   planGate?: false;
   /** Site-key routes that also draw on the per-site attempt budget. */
@@ -72,6 +77,8 @@ interface RowBasics {
   errors?: ErrorCode[];
   /** Which part of the root field is the body, when it is not the whole value. */
   shape?: ShapeOptions;
+  /** A GET whose 304 can be decided from a version alone (src/rest/conditional.ts); without it the body is built and hashed. */
+  version?: BodyVersion;
   /** Success status, other 2xx statuses `outcome` may choose (a replay's 200), and the headers they may carry (for the OpenAPI document). */
   success: { status: number; also?: number[]; headers?: string[] };
 }
@@ -101,6 +108,12 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
 export interface Route extends RowBasics {
   /** The operation's public name (OpenAPI operationId, MCP tool name): its pinned operation's file name, verb first. */
   operationId: OperationName;
+  /**
+   * Scope an API key must carry; null where the contract says any valid key will do. Never written on a row: read
+   * from the authScopes of its operation's root field (`compileRoutes`, run-route.ts), so /v1 and /graphql cannot
+   * disagree. Undefined on a row that has not been through compileRoutes, which the gate refuses to admit.
+   */
+  scope?: Scope | null;
   path: string;
   paginated?: boolean;
   query?: z.ZodObject;

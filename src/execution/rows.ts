@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
-import type { Scope } from '../scopes.js';
 import type { OperationName, OperationVariables } from './operations.js';
-import { defineRoute, type BodyValidator, type HttpMethod, type Route, type RouteSpec } from './route.js';
+import { defineRoute, type BodyValidator, type BodyVersion, type HttpMethod, type Route, type RouteSpec } from './route.js';
 
-/** What every row of one resource shares: its OpenAPI tag, how a caller authenticates, and the scope it needs. */
+/**
+ * What every row of one resource shares: its OpenAPI tag and how a caller authenticates. Its scope is not
+ * written here: it is the authScopes of each operation's root field (compileRoutes in run-route.ts).
+ */
 export interface Resource {
   tag: string;
   auth: 'apiKey' | 'siteKey';
-  scope: Scope | null;
 }
 
 /** A cursor the list issued (decisions §7.6): checked by the list's service, 400 invalid_cursor otherwise. */
@@ -24,6 +25,7 @@ interface ReadRow<N extends ByIdOperation> {
   summary: string;
   description: string;
   errors?: ErrorCode[];
+  version?: BodyVersion;
 }
 
 interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> {
@@ -35,16 +37,16 @@ interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObje
   /** Walkable by cursor (decisions §7.6): `after` joins the query, and the operation selects `cursor { limit next }`. */
   walk?: true;
   errors?: ErrorCode[];
+  version?: BodyVersion;
   /** A walkable list's `after` and `paged` are added by `list` itself. */
   variables(input: Parameters<RouteSpec<N, P, Q, undefined, true>['variables']>[0]): Omit<OperationVariables<N>, 'after' | 'paged'>;
 }
 
-/** A row of the resource: its tag and auth given, its scope unless the row names its own; method and path lead the row. */
+/** A row of the resource: its tag and auth given; method and path lead the row. */
 type ResourceRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> = Omit<
   RouteSpec<N, P, Q, B, Pg>,
   keyof Resource | 'method' | 'path'
-> &
-  Partial<Pick<Resource, 'scope'>>;
+>;
 
 /** `'PATCH /forms/{id}'` → its method and path, as the route is named everywhere (tests, logs, the contract). */
 function methodAndPath<M extends HttpMethod, P extends string>(route: `${M} ${P}`): { method: M; path: P } {
@@ -53,7 +55,7 @@ function methodAndPath<M extends HttpMethod, P extends string>(route: `${M} ${P}
 }
 
 /**
- * One resource's rows, with its tag, auth and scope written once. `read` and `list` are the two rows most
+ * One resource's rows, with its tag and auth written once. `read` and `list` are the two rows most
  * resources have (one by id, a newest-first page); `row('METHOD /path', {...})` is any other.
  */
 export function rowsOf(resource: Resource) {

@@ -1,12 +1,14 @@
-import type { GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { parsePaginationQuery } from '../domain/pagination.js';
 import { parseIdText, parseInput } from '../domain/validation.js';
 import { AppError, validationFailed } from '../errors.js';
-import { runOperation, type OperationStore } from './operations.js';
+import type { Scope } from '../scopes.js';
+import { loadOperations, runOperation, type OperationStore, type PinnedOperation } from './operations.js';
+import { v1Presenters } from './present.js';
 import { compileResponseShape, type ResponseShape } from './response-shape.js';
-import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type TableRoute } from './route.js';
+import { isStreamRoute, type BodyValidator, type ParsedInput, type Route, type StreamedBody, type StreamRoute, type TableRoute } from './route.js';
 
 /**
  * A request for a row as any transport receives it, before the row's schemas have seen it: path parameters as the
@@ -104,37 +106,61 @@ export async function parseRowInput(route: TableRoute, request: RowRequest): Pro
   };
 }
 
+/** The root field's `authScopes` (Pothos scope-auth): `{ scope }` names one; `{ apiKey: true }` / `{ siteKey: true }` none. */
+function rootFieldScope(schema: GraphQLSchema, operation: PinnedOperation, name: string): Scope | null {
+  const definition = operation.document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const root = definition?.selectionSet.selections[0];
+  if (definition?.kind !== Kind.OPERATION_DEFINITION || root?.kind !== Kind.FIELD) throw new Error(`Operation ${name} has no root field`);
+  const type = definition.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const field = type?.getFields()[root.name.value];
+  const authScopes = (field?.extensions as { pothosOptions?: { authScopes?: unknown } } | undefined)?.pothosOptions?.authScopes;
+  if (!authScopes || typeof authScopes !== 'object') throw new Error(`Operation ${name}: its root field ${root.name.value} declares no authScopes`);
+  return 'scope' in authScopes ? (authScopes.scope as Scope) : null;
+}
+
 /**
- * Each operation row's response shape, compiled from its pinned operation against the schema (fails start on a
- * mismatch). A streamed row has none; the operations its NDJSON lines are the bodies of must exist.
+ * The table as the transports run it: each operation row with its scope read from its operation's root field (the
+ * one place a scope is declared) and its response shape compiled from the operation's selection (both fail start on
+ * a mismatch). A streamed row has no root field: it names its scope, and the operations its NDJSON lines are the
+ * bodies of must exist.
  */
-export function compileShapes(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): Map<Route, ResponseShape> {
+export function compileRoutes(schema: GraphQLSchema, operations: OperationStore, table: TableRoute[]): { routes: TableRoute[]; shapes: Map<Route, ResponseShape> } {
   const shapes = new Map<Route, ResponseShape>();
-  for (const route of routes) {
+  const routes = table.map((route): TableRoute => {
     if (isStreamRoute(route)) {
       for (const media of Object.values(route.success.media)) {
         if ('linesOf' in media && !operations.has(media.linesOf)) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${media.linesOf}`);
       }
-      continue;
+      return route;
     }
     const operation = operations.get(route.operation);
     if (!operation) throw new Error(`Route ${route.method} ${route.path} names a missing operation ${route.operation}`);
-    shapes.set(route, compileResponseShape(schema, operation.document, route.shape));
-  }
-  return shapes;
+    const compiled: Route = { ...route, scope: rootFieldScope(schema, operation, route.operation) };
+    shapes.set(compiled, compileResponseShape(schema, operation.document, route.shape));
+    return compiled;
+  });
+  return { routes, shapes };
 }
 
+/**
+ * The one executor of the route table, whichever transport asks (v1 REST, MCP tool calls, streams): it imports no
+ * transport, and a transport writes what it answers in its own protocol.
+ */
 export interface RowRunner {
+  /** The table with each row's scope read from its root field (compileRoutes): what every transport admits and runs. */
+  routes: TableRoute[];
   /** Each route's body, read from its operation's selection: what it answers and what OpenAPI and MCP document. */
   shapes: Map<Route, ResponseShape>;
   /** Runs an admitted row on its parsed input: its pinned operation, then its response shape and outcome. */
   run(route: Route, input: ParsedInput, context: RequestContext): Promise<RowAnswer>;
+  /** Opens an admitted streamed row's body (an export, an event stream), with the v1 presenters at hand. */
+  stream(route: StreamRoute, input: ParsedInput, context: RequestContext): Promise<StreamedBody>;
 }
 
-/** The one executor of the route table, whichever transport asks (v1 REST, MCP tool calls). */
-export function createRowRunner(schema: GraphQLSchema, operations: OperationStore, routes: TableRoute[]): RowRunner {
-  const shapes = compileShapes(schema, operations, routes);
+export function createRowRunner(schema: GraphQLSchema, table: TableRoute[], operations: OperationStore = loadOperations(schema)): RowRunner {
+  const { routes, shapes } = compileRoutes(schema, operations, table);
   return {
+    routes,
     shapes,
     async run(route, input, context) {
       const data = await runOperation(operations, route.operation, context, route.variables(input));
@@ -144,5 +170,6 @@ export function createRowRunner(schema: GraphQLSchema, operations: OperationStor
       const next = shape?.next?.(data[shape.rootKey]) ?? null;
       return { status: outcome?.status ?? route.success.status, headers: outcome?.headers ?? {}, body, next };
     },
+    stream: (route, input, context) => route.stream(input, context, { present: v1Presenters(schema, context) }),
   };
 }

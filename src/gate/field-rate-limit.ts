@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { RateLimitStore } from '../infra/rate-limit.js';
 
@@ -60,4 +61,23 @@ export function createFieldRateLimiter<C>(options: FieldRateLimiterOptions<C>): 
       throw new AppError('rate_limited', { retryAfter: result.retryAfter }, { headers: { 'Retry-After': String(result.retryAfter) } });
     }
   };
+}
+
+const limiters = new WeakMap<RateLimitStore, LimitField<RequestContext>>();
+
+/**
+ * For a resolver: the field limit of this request's caller (its API key, else the request alone), in the store of
+ * the hourly budgets. One limiter per store, made on first use, so the request context carries nothing for it.
+ */
+export function limitField(context: RequestContext, call: Omit<FieldCall<RequestContext>, 'context'>, limit: FieldLimit): Promise<void> {
+  const store = context.deps.rateLimits;
+  let limiter = limiters.get(store);
+  if (!limiter) {
+    limiter = createFieldRateLimiter<RequestContext>({
+      identifyContext: (caller) => (caller.viewer?.kind === 'apiKey' ? `key:${caller.viewer.keyId}` : `request:${caller.requestId}`),
+      store,
+    });
+    limiters.set(store, limiter);
+  }
+  return limiter({ ...call, context }, limit);
 }

@@ -12,8 +12,9 @@ export interface GatePolicy {
   /** Site-key routes that also draw on the per-site attempt budget. */
   attemptBudget?: true;
   /**
-   * Checked here, before the input (contract §4 order: scope → input). /graphql leaves it out: its fields
-   * carry their scopes (scope-auth), the same ones a route names (test/rest/contract.test.ts holds them equal).
+   * Checked here, before the input (contract §4 order: scope → input). A v1 row's is its root field's authScopes
+   * (src/execution/run-route.ts, compileRoutes); /graphql's is null: its fields carry their scopes (scope-auth).
+   * Undefined only on a row that never went through compileRoutes: refused, never admitted unscoped.
    */
   scope?: Scope | null;
   /**
@@ -25,7 +26,7 @@ export interface GatePolicy {
 }
 
 /** /graphql: API keys only, plan-gated; scopes per field; priced by cost after the document is known. */
-export const GRAPHQL_POLICY: GatePolicy = { auth: 'apiKey', budget: 'priced' };
+export const GRAPHQL_POLICY: GatePolicy = { auth: 'apiKey', budget: 'priced', scope: null };
 
 /** Leaves the budget's headers on the response and its state on the context; throws the 429 of a refusal. */
 function record(context: RequestContext, result: RateLimitResult, cost?: number): RateLimitResult {
@@ -108,6 +109,7 @@ export interface AdmitOptions {
  * (every response after the budget step carries them, a 500 included); throws the AppError of the first failure.
  */
 export async function admit(policy: GatePolicy, headers: Headers, context: RequestContext, options: AdmitOptions = {}): Promise<void> {
+  if (policy.scope === undefined) throw new Error('A route row reached the gate without its scope: run the table through compileRoutes');
   await identify(policy, headers, context);
   await pass(policy, context, options);
 }
@@ -132,6 +134,7 @@ export async function identify(policy: GatePolicy, headers: Headers, context: Re
 
 /** The gate's last two steps for the viewer `identify` left on the context: hourly budget (429) → scope (403). */
 export async function pass(policy: GatePolicy, context: RequestContext, options: AdmitOptions = {}): Promise<void> {
+  if (policy.scope === undefined) throw new Error('A route row reached the gate without its scope: run the table through compileRoutes');
   const peek = options.peek === true;
   await spendAll(policy, context, peek);
   if (peek) options.peeked = true;

@@ -10,9 +10,21 @@ type MaskError = NonNullable<Exclude<YogaServerOptions<GraphQLServerContext, obj
  * Yoga masks it ("Unexpected error.") where no request is in sight, so the mask keeps the cause beside the masked
  * error, and the request's result hook, which knows the request, reports it.
  */
-export function createGraphQLErrorLog(report: (context: RequestContext | undefined, cause: unknown) => void): { maskError: MaskError; plugin: Plugin<GraphQLServerContext> } {
+export function createGraphQLErrorLog(report: (context: RequestContext | undefined, cause: unknown) => void): {
+  maskError: MaskError;
+  plugin: Plugin<GraphQLServerContext>;
+  /** For the compiled path (compiled-path.ts), which answers without Yoga: masks as Yoga would and reports at once. */
+  mask: (errors: readonly GraphQLError[], context: RequestContext) => GraphQLError[];
+} {
   const causes = new WeakMap<object, unknown>();
+  const isDev = process.env.NODE_ENV === 'development';
   return {
+    mask: (errors, context) =>
+      errors.map((error) => {
+        const masked = yogaMaskError(error, 'Unexpected error.', isDev);
+        if (masked !== error) report(context, error.originalError ?? error);
+        return masked as GraphQLError;
+      }),
     maskError: (error, message, isDev) => {
       const masked = yogaMaskError(error, message, isDev);
       if (masked !== error && typeof masked === 'object' && masked !== null) {

@@ -11,16 +11,19 @@ import { Kind, type DocumentNode } from 'graphql';
  * properties. The REST facade's operations declare fixed, ordinary names.
  */
 export function useJit() {
-  const jitSafe = new WeakMap<DocumentNode, boolean>();
-  const isJitSafe = (document: DocumentNode): boolean => {
-    let safe = jitSafe.get(document);
-    if (safe === undefined) {
-      safe = !document.definitions.some(
-        (definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.variableDefinitions?.some(({ variable }) => variable.name.value in Object.prototype),
-      );
-      jitSafe.set(document, safe);
-    }
-    return safe;
-  };
   return useGraphQlJit({}, { enableIf: ({ document }) => isJitSafe(document) });
+}
+
+const jitSafe = new WeakMap<DocumentNode, boolean>();
+
+/** Whether graphql-jit may run this document (no variable named like an Object.prototype member). */
+export function isJitSafe(document: DocumentNode): boolean {
+  let safe = jitSafe.get(document);
+  if (safe === undefined) {
+    safe = !document.definitions.some(
+      (definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.variableDefinitions?.some(({ variable }) => variable.name.value in Object.prototype),
+    );
+    jitSafe.set(document, safe);
+  }
+  return safe;
 }

@@ -43,7 +43,7 @@ export function assertDocumentWithinLimits(source: string): void {
  * graphql-js 16 validates a `subscription { … }` against a schema without subscriptions as valid (v17 adds this
  * rule); graphql-jit then throws a plain Error, a 500. Refused here like any invalid document.
  */
-const knownOperationTypes: ValidationRule = (context) => ({
+export const knownOperationTypes: ValidationRule = (context) => ({
   OperationDefinition(node) {
     const schema = context.getSchema();
     const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[node.operation];
@@ -56,7 +56,7 @@ const knownOperationTypes: ValidationRule = (context) => ({
  * where `__proto__` sets the prototype instead of a key: its value would be dropped, or (graphql-jit) read by other
  * variables. Refused with a clear message rather than run with a value that silently went missing.
  */
-const noProtoVariable: ValidationRule = (context) => ({
+export const noProtoVariable: ValidationRule = (context) => ({
   VariableDefinition(node) {
     if (node.variable.name.value === '__proto__') context.reportError(new GraphQLError('The variable name $__proto__ is not supported; choose another name', { nodes: node.variable }));
   },

@@ -1,4 +1,4 @@
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { isPlainObject } from '../domain/validation.js';
 import { AppError, type FieldProblem } from '../errors.js';
@@ -12,7 +12,7 @@ const named = (name: string): string => (name.length <= 64 ? name : `${name.slic
 const refused = (fields: FieldProblem[]): AppError => new AppError('validation_failed', { fields }, { requestLevel: true });
 
 /** What is wrong with a request's parameters, in v1's terms; empty when Yoga may run it. */
-function paramsProblems(params: Record<string, unknown>): FieldProblem[] {
+export function paramsProblems(params: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const unexpected = Object.keys(params).find((name) => params[name] != null && !PARAMETERS.has(name));
   if (unexpected !== undefined) problems.push({ field: named(unexpected), message: 'is not a GraphQL parameter (query, variables, operationName, extensions)' });
@@ -64,16 +64,24 @@ export function useRequestShape(): Plugin {
     onExecute() {
       return {
         onExecuteDone({ result }) {
-          // Variables that do not fit their types stop the request before any field runs: graphql-js and graphql-jit
-          // answer `Variable "$name" got invalid value …` with no code. v1's answer to input that does not fit.
-          if (isAsyncIterable(result) || result.data !== undefined || !result.errors?.length) return;
-          const fields = result.errors.flatMap((error) => {
-            const name = /^Variable "\$([^"]+)"/.exec(error.message)?.[1];
-            return name !== undefined && error.extensions?.code === undefined ? [{ field: name, message: error.message }] : [];
-          });
-          if (fields.length === result.errors.length) throw refused(fields);
+          if (isAsyncIterable(result)) return;
+          const refusal = variablesRefusal(result);
+          if (refusal) throw refusal;
         },
       };
     },
   };
+}
+
+/**
+ * Variables that do not fit their types stop the request before any field runs: graphql-js and graphql-jit answer
+ * `Variable "$name" got invalid value …` with no code. v1's answer to input that does not fit, or null.
+ */
+export function variablesRefusal(result: ExecutionResult): AppError | null {
+  if (result.data !== undefined || !result.errors?.length) return null;
+  const fields = result.errors.flatMap((error) => {
+    const name = /^Variable "\$([^"]+)"/.exec(error.message)?.[1];
+    return name !== undefined && error.extensions?.code === undefined ? [{ field: name, message: error.message }] : [];
+  });
+  return fields.length === result.errors.length ? refused(fields) : null;
 }

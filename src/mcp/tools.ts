@@ -96,6 +96,8 @@ export function deriveTools(routes: TableRoute[], shapes: Map<Route, ResponseSha
       ...(output && { outputSchema: output as Tool['outputSchema'] }),
       annotations: annotations(route),
     };
+    // The scope the gate checks: read from the root field by compileRoutes (src/execution/run-row.ts).
+    if (route.scope === undefined) throw new Error(`${route.method} ${route.path}: derive tools from the compiled table (RowRunner.routes)`);
     tools.set(name, { tool, route, scope: route.scope, args });
   }
   return tools;

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/server';
 import type { RequestContext } from '../context.js';
-import { accountFormsVersion, formVersion } from '../domain/forms/form-version.js';
 import type { Route, ParsedInput } from '../execution/route.js';
 
 /*
  * Contract §6.2, conditional GETs. The ETag is a hash of the body itself, so it changes exactly when the body
  * does, costs no SQL on a plain 200, and is the same on every replica. Where a route has a version that grows
- * with every write its body shows (VALIDATORS), a conditional request reads that version first; a tag this
+ * with every write its body shows (its row's `version` option, src/execution/route.ts), a conditional request reads that version first; a tag this
  * process computed from a body built after reading the same version is still the body's tag, so a 304 is
  * decided without building the body. Otherwise the body is built and hashed, and a match is still a 304.
  *
@@ -53,34 +52,7 @@ export function documentResponder(body: string, contentType: string): (request: 
   };
 }
 
-/**
- * A version for a route's body read without building it; null when the body must be built (an absent resource,
- * which answers 404 as usual, or a PHI form's submissions, whose every read is audited, contract §4).
- */
-type Validator = (context: RequestContext, input: ParsedInput) => Promise<string | null>;
-
 const accountId = (context: RequestContext): number | null => (context.viewer?.kind === 'apiKey' ? context.viewer.accountId : null);
-
-const VALIDATORS: Record<string, Validator> = {
-  // Every form of the account, archived ones and every site included: archiving, restoring, a PATCH, a new
-  // form or a new submission each add one to the sum, whichever page, domainId or archived filter is asked for.
-  'GET /forms': async (context) => {
-    const account = accountId(context);
-    return account === null ? null : accountFormsVersion(context.deps.db, account);
-  },
-  'GET /forms/{id}': async (context, input) => {
-    const account = accountId(context);
-    if (account === null || input.params.id === undefined) return null;
-    const form = await formVersion(context.deps.db, account, input.params.id);
-    return form && !form.archived ? String(form.version) : null;
-  },
-  'GET /forms/{id}/submissions': async (context, input) => {
-    const account = accountId(context);
-    if (account === null || input.params.id === undefined) return null;
-    const form = await formVersion(context.deps.db, account, input.params.id);
-    return form && !form.phi ? String(form.version) : null;
-  },
-};
 
 /** At most this many remembered tags per process (~2 MB); the oldest go first. */
 const MAX_REMEMBERED = 10_000;
@@ -103,9 +75,8 @@ export function createConditionalGets(): ConditionalGets {
 
   return {
     async shortcut(route, context, input, condition) {
-      const validator = VALIDATORS[`${route.method} ${route.path}`];
-      if (!validator) return null;
-      const version = await validator(context, input);
+      if (!route.version) return null;
+      const version = await route.version(context, input);
       if (version === null) return null;
       const key = keyOf(route, context, input);
       versions.set(input, { key, version });

@@ -1,13 +1,10 @@
 import { Response } from '@whatwg-node/server';
-import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { logger } from '../infra/log.js';
 import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
 import { assertJsonInput } from '../domain/validation.js';
-import { v1Presenters } from '../execution/present.js';
-import type { ResponseShape } from '../execution/response-shape.js';
-import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
+import { isStreamRoute, type TableRoute } from '../execution/route.js';
 import { parseRowInput, type RowRunner } from '../execution/run-row.js';
 import { streamedResponse } from './streamed-body.js';
 import { readBodyText } from '../request-body.js';
@@ -97,9 +94,6 @@ function logStreamFailure(context: RequestContext, error: unknown): void {
 }
 
 export interface RestFacade {
-  routes: TableRoute[];
-  /** Each route's body, read from its operation's selection: what it answers and what OpenAPI documents. */
-  shapes: Map<Route, ResponseShape>;
   handle(request: Request, context: RequestContext): Promise<Response>;
 }
 
@@ -107,8 +101,8 @@ export interface RestFacade {
  * The v1 REST layer: matches the table, runs the checks in the decided order (authenticate → plan gate → rate
  * limit → scope → input → lookup), then executes the route's pinned GraphQL operation in-process.
  */
-export function createRestFacade(schema: GraphQLSchema, runner: RowRunner, routes: TableRoute[]): RestFacade {
-  const compiled = routes.map(compile);
+export function createRestFacade(runner: RowRunner): RestFacade {
+  const compiled = runner.routes.map(compile);
   const conditionalGets = createConditionalGets();
 
   async function handle(request: Request, context: RequestContext): Promise<Response> {
@@ -148,7 +142,7 @@ export function createRestFacade(schema: GraphQLSchema, runner: RowRunner, route
       });
       // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
       if (isStreamRoute(route)) {
-        const streamed = await route.stream(input, context, { present: v1Presenters(schema, context) });
+        const streamed = await runner.stream(route, input, context);
         try {
           await charge();
         } catch (refused) {
@@ -193,5 +187,5 @@ export function createRestFacade(schema: GraphQLSchema, runner: RowRunner, route
     }
   }
 
-  return { routes, shapes: runner.shapes, handle };
+  return { handle };
 }

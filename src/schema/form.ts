@@ -3,6 +3,7 @@ import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, ty
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
 import { archiveForm, createForm, FORM_COLUMNS, getFormWithSiteOrThrow, listForms, updateForm, type FormColumn } from '../domain/forms/forms.service.js';
 import { v1Presenters } from '../execution/present.js';
+import { limitField } from '../gate/field-rate-limit.js';
 import { builder } from './builder.js';
 import { DomainRef } from './domain.js';
 import { LATEST_SUBMISSIONS_SCOPE, latestRead, prefetchLatestSubmissions } from './latest-submissions.js';
@@ -163,7 +164,7 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'write:forms' },
     args: { input: t.arg({ type: CreateFormInput, required: true }) },
     resolve: async (root, args, context, info) => {
-      await context.limitField({ parent: root, args, context, info }, CREATE_FORM_LIMIT);
+      await limitField(context, { parent: root, args, info }, CREATE_FORM_LIMIT);
       const { rest, phi } = splitPhi(args.input);
       const input = { ...parseCreateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
       return createForm(context.deps.db, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);

@@ -4,7 +4,11 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { describe, expect, it } from 'vitest';
 
-/** The rules of .dependency-cruiser.cjs: no import circles; no transport code in src/domain or src/infra. */
+/**
+ * The rules of .dependency-cruiser.cjs: no import circles; no transport code in src/domain or src/infra; the
+ * execution layer and the schema import no transport; the transports (rest, graphql, mcp, streams) never import
+ * each other. Each rule is shown to fire on a fixture that breaks it.
+ */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 async function violations(dir: string, baseDir: string): Promise<string[]> {
@@ -15,16 +19,20 @@ async function violations(dir: string, baseDir: string): Promise<string[]> {
 }
 
 describe('import rules (.dependency-cruiser.cjs)', () => {
-  it('src/ has no import circle and no transport code in src/domain or src/infra', async () => {
+  it('src/ keeps every rule: no circle, layers import one way, transports apart', async () => {
     expect(await violations('src', root)).toStrictEqual([]);
   });
 
-  it('reject a circle of type-only imports and a domain module that imports node:http and graphql-yoga', async () => {
+  it('reject a circle of type-only imports, a domain module serving HTTP or reaching the execution layer (a presenter), an execution module importing REST, a resolver importing REST, REST importing the GraphQL adapter', async () => {
     const found = await violations('src', fileURLToPath(new URL('./fixture', import.meta.url)));
     expect(found.sort()).toStrictEqual([
       'no-circular: src/schema/first.ts → src/schema/second.ts → src/schema/first.ts',
+      'no-transport-in-domain: src/domain/presents.ts → src/execution/runs-rest.ts',
       'no-transport-in-domain: src/domain/serves-http.ts → ../../../node_modules/graphql-yoga/cjs/index.js',
       'no-transport-in-domain: src/domain/serves-http.ts → http',
+      'no-transport-in-execution: src/execution/runs-rest.ts → src/rest/calls-graphql.ts',
+      'no-transport-in-schema: src/schema/reads-rest.ts → src/rest/calls-graphql.ts',
+      'transports-apart: src/rest/calls-graphql.ts → src/graphql/serves.ts',
     ]);
   });
 });

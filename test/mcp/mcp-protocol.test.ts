@@ -3,6 +3,8 @@ import { rateLimitRefusals } from '../../src/infra/metrics.js';
 import { MCP_PROTOCOL_VERSION } from '../../src/mcp/mcp-endpoint.js';
 import { isToolRoute, toolName } from '../../src/mcp/tools.js';
 import { routes } from '../../src/execution/routes.js';
+import { createRowRunner } from '../../src/execution/run-row.js';
+import { toSchema } from '../../src/schema/index.js';
 import { keyOf, startMcpFixture, type McpFixture } from './mcp-support.js';
 
 let fx: McpFixture;
@@ -11,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-const toolRoutes = routes.filter(isToolRoute);
+// The compiled table: each row's scope read from its root field, as the endpoint serves it.
+const toolRoutes = createRowRunner(toSchema(), routes).routes.filter(isToolRoute);
 const namesOf = (tools: { name: string }[]): string[] => tools.map((tool) => tool.name).sort();
 
 /** A raw JSON-RPC POST, for what the SDK client does not show (HTTP status, headers, refusals). */
@@ -64,7 +67,7 @@ describe('POST /mcp: tools/list follows the key’s scopes', () => {
   it('lists no write tool to a key holding only the read scopes', async () => {
     const agent = await fx.connect(keyOf(fx.agents, 'readonly'));
     const { tools } = await agent.client.listTools();
-    const expected = toolRoutes.filter((route) => route.scope === null || route.scope.startsWith('read:')).map(toolName);
+    const expected = toolRoutes.filter((route) => route.scope === null || (route.scope ?? '').startsWith('read:')).map(toolName);
     expect(namesOf(tools)).toStrictEqual(expected.sort());
     for (const name of ['create_form', 'update_form', 'archive_form', 'ingest_submission', 'delete_submission', 'create_erasure_request']) expect(namesOf(tools)).not.toContain(name);
     await agent.close();

@@ -1,8 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { getNamedType, isObjectType, Kind } from 'graphql';
+import { getNamedType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/domain/validation.js';
-import { loadOperations } from '../../src/execution/operations.js';
+import type { RequestContext } from '../../src/context.js';
+import { createRowRunner } from '../../src/execution/run-row.js';
+import { admit } from '../../src/gate/gate.js';
 import { routes } from '../../src/execution/routes.js';
 import { isStreamRoute } from '../../src/execution/route.js';
 import { toSchema } from '../../src/schema/index.js';
@@ -11,8 +13,11 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { seedAccount } from '../support/seed.js';
 
 describe('the route table', () => {
+  const schema = toSchema();
+  const runner = createRowRunner(schema, routes);
+
   it('declares auth on every route, and a scope on every API-key route except the webhook and event ones the contract exempts (their scope follows the event kind) and GET /rate_limit (§7.1: no scope)', () => {
-    for (const route of routes) {
+    for (const route of runner.routes) {
       expect(['apiKey', 'siteKey'], `${route.method} ${route.path}`).toContain(route.auth);
       if (route.auth === 'apiKey' && !/^\/(webhooks|events|rate_limit)(\/|$)/.test(route.path)) expect(route.scope, `${route.method} ${route.path}`).not.toBeNull();
       if (route.auth === 'siteKey') expect(route.scope).toBeNull();
@@ -20,23 +25,25 @@ describe('the route table', () => {
     }
   });
 
-  it('names for each route the scope that its operation root field declares (one scope, declared on the field)', () => {
-    const schema = toSchema();
-    const operations = loadOperations(schema);
-    const mismatches: string[] = [];
-    for (const route of routes) {
-      // A streamed row has no operation: the gate checks the scope it names (test/export holds its 403).
-      if (isStreamRoute(route)) continue;
-      const document = operations.get(route.operation)?.document;
-      const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-      const root = operation?.selectionSet.selections[0];
-      if (!operation || root?.kind !== Kind.FIELD) throw new Error(`${route.operation}: no root field`);
-      const type = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-      const options = (type?.getFields()[root.name.value]?.extensions as { pothosOptions?: { authScopes?: { scope?: string } } }).pothosOptions;
-      const declared = options?.authScopes?.scope ?? null;
-      if (declared !== route.scope) mismatches.push(`${route.method} ${route.path}: route ${route.scope}, field ${declared}`);
-    }
-    expect(mismatches).toEqual([]);
+  it('reads each operation row\'s scope from its root field\'s authScopes, never from the row (one scope, declared on the field)', () => {
+    const scopes = Object.fromEntries(runner.routes.map((route) => [`${route.method} ${route.path}`, route.scope]));
+    expect(scopes).toMatchObject({
+      'GET /forms': 'read:forms',
+      'POST /forms': 'write:forms',
+      'POST /forms/{id}/submissions': 'write:submissions',
+      'GET /submissions/{id}': 'read:submissions',
+      'GET /webhooks': null,
+      'GET /site-catalog': null,
+      // A streamed row has no root field: it names its own.
+      'GET /forms/{id}/submissions/export': 'read:submissions',
+    });
+    for (const route of routes) if (!isStreamRoute(route)) expect(route.scope, `${route.method} ${route.path} writes a scope`).toBeUndefined();
+  });
+
+  it('refuses to admit a row that did not go through compileRoutes (no scope read yet), before reading any header', async () => {
+    const raw = routes.find((route) => route.method === 'GET' && route.path === '/forms');
+    if (!raw) throw new Error('GET /forms missing');
+    await expect(admit(raw, new Headers(), {} as RequestContext)).rejects.toThrow(/without its scope/);
   });
 
   it('has one row per method and path', () => {
@@ -95,7 +102,7 @@ describe('GET /v1/openapi.json', () => {
 
   it('says what each route of the table requires: credentials, id, pagination, body and its limits', async () => {
     const doc = (await t.request('GET', '/v1/openapi.json')).body;
-    for (const route of routes) {
+    for (const route of createRowRunner(toSchema(), routes).routes) {
       const name = `${route.method} ${route.path}`;
       const operation = doc.paths[route.path][route.method.toLowerCase()];
       const parameters = (operation.parameters as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
-import { compileShapes } from '../../src/execution/run-row.js';
+import { createRowRunner } from '../../src/execution/run-row.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';
-import { loadOperations } from '../../src/execution/operations.js';
 import { isStreamRoute, type TableRoute } from '../../src/execution/route.js';
 import { routes } from '../../src/execution/routes.js';
 import { toSchema } from '../../src/schema/index.js';
@@ -21,14 +20,15 @@ interface DocResponse {
 }
 
 const schema = toSchema();
-const doc = buildOpenApi(routes, compileShapes(schema, loadOperations(schema), routes)) as { paths: Record<string, Record<string, { responses: Record<string, DocResponse> }>> };
+const runner = createRowRunner(schema, routes);
+const doc = buildOpenApi(runner.routes, runner.shapes) as { paths: Record<string, Record<string, { responses: Record<string, DocResponse> }>> };
 // Real answers: every route of the table, successes and errors, as the recorded-body test drives them.
 const recorded = (JSON.parse(readFileSync(new URL('./recorded-bodies.json', import.meta.url), 'utf8')) as { responses: Recorded[] }).responses;
 
 const routeOf = (request: string): TableRoute | undefined => {
   const [method, url = ''] = request.split(' ');
   const path = new URL(url, 'http://x').pathname.replace(/^\/v1/, '');
-  return routes.find((route) => route.method === method && new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+  return runner.routes.find((route) => route.method === method && new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
 };
 const documented = (route: TableRoute, status: number): DocResponse | undefined => doc.paths[route.path]?.[route.method.toLowerCase()]?.responses[String(status)];
 
@@ -36,7 +36,7 @@ describe('GET /v1/openapi.json tells the truth', () => {
   const answers = recorded.map((answer) => ({ answer, route: routeOf(answer.request) })).filter((entry): entry is { answer: Recorded; route: TableRoute } => entry.route !== undefined);
 
   it('was given real answers of every route (streamed rows aside: recorded-bodies.test.ts leaves them to test/export)', () => {
-    expect(new Set(answers.map(({ route }) => route)).size).toBe(routes.filter((route) => !isStreamRoute(route)).length);
+    expect(new Set(answers.map(({ route }) => route)).size).toBe(runner.routes.filter((route) => !isStreamRoute(route)).length);
   });
 
   it('lists every status a route answered, with that answer’s error code and headers', () => {

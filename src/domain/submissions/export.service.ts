@@ -106,7 +106,7 @@ async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
 
 /**
  * One v1 Submission per line, the same bytes as `GET /submissions/{id}` answers: `present` runs that route's
- * fragment on the row (src/rest/present.ts), decrypting a PHI form's data as the field's resolver does.
+ * fragment on the row (src/execution/present.ts), decrypting a PHI form's data as the field's resolver does.
  */
 async function* ndjsonLines(db: Database, present: Present<Submission>, query: ExportQuery): AsyncGenerator<string> {
   for await (const rows of batches(db, query, null)) {

@@ -244,7 +244,7 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
 
 /**
  * The newest `limit` submissions of each of `formIds`, in ONE statement (a GraphQL page's forms, batched by
- * src/schema/loaders.ts); formData and sourceDomain only when `columns` asks. Auditing the reads is the caller's
+ * src/execution/loaders.ts); formData and sourceDomain only when `columns` asks. Auditing the reads is the caller's
  * (it knows the viewer).
  */
 export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonly number[], limit: number, columns: SubmissionColumns): Promise<Submission[]> {

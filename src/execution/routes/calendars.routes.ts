@@ -5,8 +5,8 @@ import { idQueryParam } from './params.js';
 import { BOOKING_STATUSES } from '../../domain/widgets/calendars.service.js';
 import { createdRangeQuery } from '../../domain/list-filters.js';
 
-const calendars = rowsOf({ tag: 'Calendar widgets', auth: 'apiKey', scope: 'read:calendars' });
-const bookings = rowsOf({ tag: 'Bookings', auth: 'apiKey', scope: 'read:bookings' });
+const calendars = rowsOf({ tag: 'Calendar widgets', auth: 'apiKey' });
+const bookings = rowsOf({ tag: 'Bookings', auth: 'apiKey' });
 
 export const calendarRoutes: Route[] = [
   calendars.list('/calendar-widgets', {

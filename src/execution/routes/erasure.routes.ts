@@ -21,7 +21,7 @@ const createErasureBodySchema = z
   .pipe(z.object({ email: z.string() }))
   .meta({ required: ['email'], additionalProperties: false });
 
-const erasure = rowsOf({ tag: 'Erasure', auth: 'apiKey', scope: 'write:submissions' });
+const erasure = rowsOf({ tag: 'Erasure', auth: 'apiKey' });
 
 export const erasureRoutes: Route[] = [
   erasure.row('DELETE /submissions/{id}', {

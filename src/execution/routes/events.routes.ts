@@ -8,7 +8,7 @@ import { ServerSentEvents } from '../server-sent-events.js';
 import { isoDateTimeParam } from './params.js';
 
 // Any key: the kinds it sees follow its read scopes.
-const events = rowsOf({ tag: 'Events', auth: 'apiKey', scope: null });
+const events = rowsOf({ tag: 'Events', auth: 'apiKey' });
 
 const eventType = z.enum(EVENT_TYPES as [string, ...string[]]);
 

@@ -5,7 +5,7 @@ import { createdRangeQuery } from '../../domain/list-filters.js';
 import { exportFormSubmissions, type ExportFormat } from '../../domain/submissions/export.service.js';
 import { defineStreamRoute, type StreamRoute } from '../route.js';
 
-/** `GET /forms/{id}/submissions/export` (contract §6.4): a streamed row (src/rest/README.md). */
+/** `GET /forms/{id}/submissions/export` (contract §6.4): a streamed row (src/execution/README.md). */
 
 const MEDIA: Record<ExportFormat, string> = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
 

@@ -5,8 +5,8 @@ import { idQueryParam } from './params.js';
 import { ORDER_STATUSES } from '../../domain/widgets/shop.service.js';
 import { createdRangeQuery } from '../../domain/list-filters.js';
 
-const shopWidgets = rowsOf({ tag: 'Shop widgets', auth: 'apiKey', scope: 'read:ecommerce' });
-const orders = rowsOf({ tag: 'Orders', auth: 'apiKey', scope: 'read:orders' });
+const shopWidgets = rowsOf({ tag: 'Shop widgets', auth: 'apiKey' });
+const orders = rowsOf({ tag: 'Orders', auth: 'apiKey' });
 
 export const shopRoutes: Route[] = [
   shopWidgets.list('/ecommerce-widgets', {

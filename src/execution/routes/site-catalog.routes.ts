@@ -4,7 +4,7 @@ import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
 
 export const siteCatalogRoutes: Route[] = [
-  rowsOf({ tag: 'Site catalog', auth: 'siteKey', scope: null }).list('/site-catalog', {
+  rowsOf({ tag: 'Site catalog', auth: 'siteKey' }).list('/site-catalog', {
     summary: "List the site's widgets",
     description:
       "With a site key: the site's active forms, calendars and shop widgets (one kind with kind=), newest first, each with the HTML snippet that embeds it.",

@@ -1,7 +1,7 @@
 import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
 
-const siteVerification = rowsOf({ tag: 'Site verification', auth: 'siteKey', scope: null });
+const siteVerification = rowsOf({ tag: 'Site verification', auth: 'siteKey' });
 
 export const siteVerificationRoutes: Route[] = [
   siteVerification.row('GET /site-verification', {

@@ -3,6 +3,7 @@ import { MAX_FORM_DATA_BYTES, MAX_FORM_DATA_FIELDS } from '../../domain/submissi
 import { createdRangeQuery } from '../../domain/list-filters.js';
 import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
+import { formSubmissionsBodyVersion } from './form-versions.js';
 
 /**
  * The ingest envelope. formData's own rules (an object, 50 keys, 51200 bytes) are the service's, shared with
@@ -20,7 +21,7 @@ const ingestBodySchema = z
   })
   .meta({ required: ['formData'], additionalProperties: false });
 
-const submissions = rowsOf({ tag: 'Submissions', auth: 'apiKey', scope: 'read:submissions' });
+const submissions = rowsOf({ tag: 'Submissions', auth: 'apiKey' });
 
 export const submissionRoutes: Route[] = [
   submissions.list('/forms/{id}/submissions', {
@@ -31,6 +32,7 @@ export const submissionRoutes: Route[] = [
     errors: ['phi_key_unavailable'],
     operation: 'list-form-submissions',
     walk: true,
+    version: formSubmissionsBodyVersion,
     variables: ({ params, query }) => ({ formId: params.id, ...query }),
   }),
   submissions.read('/submissions/{id}', {
@@ -44,7 +46,6 @@ export const submissionRoutes: Route[] = [
     summary: 'Submit a form entry',
     description:
       "Records a submission as the widget would (webhooks, emails, PHI encryption run as for a visitor's). Send an Idempotency-Key to retry safely: a replay answers 200 with the first submission and Idempotent-Replayed: true. At most 50 formData fields and 51200 bytes. Needs write:submissions.",
-    scope: 'write:submissions',
     requestHeaders: ['Idempotency-Key'],
     body: ingestBodySchema,
     errors: ['form_archived', 'too_many_fields', 'invalid_idempotency_key', 'idempotency_in_progress', 'idempotency_key_reused', 'phi_key_unavailable'],

@@ -59,7 +59,7 @@ export function parseUpdateWebhookBody(value: unknown): { url?: string; active?:
 }
 
 /** Any key of the account; where a row's scope depends on the subscription's event, its resolver checks it. */
-export const webhooks = rowsOf({ tag: 'Webhooks', auth: 'apiKey', scope: null });
+export const webhooks = rowsOf({ tag: 'Webhooks', auth: 'apiKey' });
 
 export const webhookRoutes: Route[] = [
   webhooks.row('POST /webhooks', {

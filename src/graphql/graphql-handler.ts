@@ -1,0 +1,63 @@
+import { createYoga } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../context.js';
+import { describeError, logger } from '../infra/log.js';
+import { createCompiledPath } from './compiled-path.js';
+import { GRAPHIQL_OPTIONS, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphiql-page.js';
+import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './use-api-key-auth.js';
+import { createGraphQLErrorLog } from './use-error-log.js';
+import { useCost } from './use-cost.js';
+import { useJit } from './use-jit.js';
+import { useOperationMetrics } from './use-operation-metrics.js';
+import { useRequestLimits } from './use-request-limits.js';
+import { useRequestShape } from './use-request-shape.js';
+
+/**
+ * Browser dashboards may call /graphql from any origin. A key travels only in the Authorization header, never in a
+ * cookie, so no credentials are allowed (Yoga's default would reflect the origin with Allow-Credentials: true), and
+ * scripts may read the budget and request-id headers. /v1 sends no CORS headers: it is for servers, which hold keys.
+ */
+const GRAPHQL_CORS = {
+  origin: '*',
+  credentials: false,
+  methods: ['GET', 'POST'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+  maxAge: 600,
+};
+
+export interface GraphQLHandler {
+  handle(request: Request, context: RequestContext): Promise<Response>;
+}
+
+/**
+ * /graphql: a plain JSON POST runs on the compiled path (compiled-path.ts); Yoga answers everything else (GraphiQL,
+ * GET, subscriptions over SSE, CORS, refused requests), with the same gate, limits and error masking.
+ */
+export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context: RequestContext) => boolean): GraphQLHandler {
+  const errorLog = createGraphQLErrorLog((context, error) => {
+    // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
+    if (context && clientLeft(context)) return;
+    logger.error({ requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) });
+  });
+  const yoga = createYoga<GraphQLServerContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    cors: GRAPHQL_CORS,
+    logging: false,
+    // The body cap is MAX_BODY_BYTES, as on /v1 (src/request-body.ts, applied in useRequestLimits).
+    maxRequestBodySize: false,
+    maskedErrors: { maskError: errorLog.maskError },
+    renderGraphiQL: renderGraphiQLPage,
+    graphiql: GRAPHIQL_OPTIONS,
+    context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
+    plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
+  });
+  const compiled = createCompiledPath(schema, errorLog.mask);
+  return {
+    async handle(request, context) {
+      const answer = await compiled.handle(request, context);
+      return 'yoga' in answer ? yoga.fetch(answer.yoga, { requestContext: context }) : answer;
+    },
+  };
+}
