@@ -2,7 +2,6 @@ import { createYoga } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { describeError, logger } from '../infra/log.js';
-import { createCompiledPath } from './compiled-path.js';
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphiql-page.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './use-api-key-auth.js';
 import { createGraphQLErrorLog } from './use-error-log.js';
@@ -30,10 +29,7 @@ export interface GraphQLHandler {
   handle(request: Request, context: RequestContext): Promise<Response>;
 }
 
-/**
- * /graphql: a plain JSON POST runs on the compiled path (compiled-path.ts); Yoga answers everything else (GraphiQL,
- * GET, subscriptions over SSE, CORS, refused requests), with the same gate, limits and error masking.
- */
+/** /graphql over HTTP (GET, POST, GraphiQL for a browser, subscriptions over SSE, CORS), through Yoga and its plugins. */
 export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context: RequestContext) => boolean): GraphQLHandler {
   const errorLog = createGraphQLErrorLog((context, error) => {
     // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
@@ -53,11 +49,5 @@ export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
     plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
   });
-  const compiled = createCompiledPath(schema, errorLog.mask);
-  return {
-    async handle(request, context) {
-      const answer = await compiled.handle(request, context);
-      return 'yoga' in answer ? yoga.fetch(answer.yoga, { requestContext: context }) : answer;
-    },
-  };
+  return { handle: async (request, context) => yoga.fetch(request, { requestContext: context }) };
 }

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { logger } from '../infra/log.js';
 import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.js';
 import { assertJsonInput } from '../domain/validation.js';
-import { isStreamRoute, type TableRoute } from '../execution/route.js';
+import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
 import { parseRowInput, type RowRunner } from '../execution/run-row.js';
 import { streamedResponse } from './streamed-body.js';
 import { readBodyText } from '../request-body.js';
