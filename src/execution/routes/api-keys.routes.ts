@@ -28,7 +28,7 @@ const rollApiKeyBodySchema = z.strictObject(
   { error: 'must be a JSON object' },
 );
 
-const apiKeys = rowsOf({ tag: 'API keys', auth: 'apiKey', scope: 'manage:api_keys' });
+const apiKeys = rowsOf({ tag: 'API keys', auth: 'apiKey' });
 
 export const apiKeyRoutes: Route[] = [
   apiKeys.list('/api-keys', {

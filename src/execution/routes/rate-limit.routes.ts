@@ -2,7 +2,7 @@ import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
 
 /** Decisions §7.1: any valid key past the plan gate, no scope, 0 points, never 429 (it is how a client learns when to retry). */
-const rateLimit = rowsOf({ tag: 'Rate limit', auth: 'apiKey', scope: null });
+const rateLimit = rowsOf({ tag: 'Rate limit', auth: 'apiKey' });
 
 export const rateLimitRoutes: Route[] = [
   rateLimit.row('GET /rate_limit', {
