@@ -55,7 +55,7 @@ export const builder = new SchemaBuilder<{
     defaultListMultiplier: 10,
     limit: { depth: 8, breadth: 200, complexity: 10_000 },
     // A refusal of the whole document, before any field runs: the same 400 as the token and nesting limits
-    // (src/schema/use-request-limits.ts), not a field error in a 200.
+    // (src/graphql/use-request-limits.ts), not a field error in a 200.
     complexityError: (kind) =>
       new AppError('query_too_complex', {}, { message: `The query exceeds the ${kind.toLowerCase()} limit (depth 8, breadth 200, complexity 10000)`, requestLevel: true }),
   },
