@@ -218,8 +218,10 @@ function walkShape(root: Member): ResponseShape {
   return {
     rootKey: root.key,
     toBody,
-    // `type: object` beside the oneOf: MCP tool output schemas (derived from this) must be objects at the top.
-    schema: { type: 'object', oneOf: [typeSchema(root.type, pageMembers), typeSchema(root.type, cursorMembers)] },
+    // `type: object` beside the alternatives: MCP tool output schemas (derived from this) must be objects at the top.
+    // anyOf, not oneOf: the two envelopes differ only in their `pagination` members, which no discriminator can name,
+    // and Redocly's recommended rules refuse a oneOf whose members it cannot prove exclusive.
+    schema: { type: 'object', anyOf: [typeSchema(root.type, pageMembers), typeSchema(root.type, cursorMembers)] },
     next: (value) => (value as { cursor: { next: string | null } }).cursor.next,
   };
 }
