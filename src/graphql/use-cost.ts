@@ -38,17 +38,24 @@ const withCost = (result: ExecutionResult, cost: CostExtension): ExecutionResult
 export function useCost(schema: GraphQLSchema): Plugin<GraphQLServerContext> {
   const planOf = createCostPlanCache(schema);
   return {
-    // A subscription (the live event stream, decisions §7.2) costs what opening the REST stream costs: 1 point.
-    async onSubscribe({ args, setResultAndStopExecution }) {
+    // A subscription (the live event stream, decisions §7.2) costs what opening the REST stream costs: 1 point, paid
+    // once it is open, so that one refused (the cap of 5 streams per key, a bad argument) costs nothing, as on REST.
+    onSubscribe({ args, subscribeFn, setSubscribeFn }) {
       const executionContext = args.contextValue as unknown as RequestContext & Partial<GraphQLServerContext>;
       const context = executionContext.requestContext ?? executionContext;
       if (context.viewer?.kind !== 'apiKey') return;
-      try {
-        executionContext.budget = await chargePoints(context, STREAM_POINTS);
-      } catch (error) {
-        if (!(error instanceof AppError) || !context.budget) throw error;
-        setResultAndStopExecution(withCost({ errors: [error] }, costOf(STREAM_POINTS, 0, context.budget)));
-      }
+      setSubscribeFn(async (subscribeArgs) => {
+        const result = await subscribeFn(subscribeArgs);
+        if (!(Symbol.asyncIterator in result)) return result;
+        try {
+          executionContext.budget = await chargePoints(context, STREAM_POINTS);
+          return result;
+        } catch (error) {
+          await result.return?.(undefined);
+          if (!(error instanceof AppError) || !context.budget) throw error;
+          return withCost({ errors: [error] }, costOf(STREAM_POINTS, 0, context.budget));
+        }
+      });
     },
     async onExecute({ args, setResultAndStopExecution }) {
       // Yoga's context is a copy of the request context (the factory's answer) beside the server context, which

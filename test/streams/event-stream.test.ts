@@ -254,8 +254,12 @@ describe('subscription { events } over server-sent events', () => {
 
   it('shares the cap of 5 with the REST streams, and gives the slot back when the client goes away', async () => {
     const rest = await Promise.all(Array.from({ length: 4 }, () => open()));
+    const remaining = async (): Promise<number> => (await t.request('GET', '/v1/rate_limit', { key })).body.remaining;
+    const beforeFifth = await remaining();
     const fifth = await subscribe();
     await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(5);
+    // Opening a subscription costs 1 point, as the REST stream does; a refused one costs none (decisions §7.2).
+    expect(await remaining()).toBe(beforeFifth - 1);
     const sixth = await t.app.fetch(
       new Request('http://gateway.test/graphql', {
         method: 'POST',
@@ -269,6 +273,7 @@ describe('subscription { events } over server-sent events', () => {
     expect(JSON.parse(next![1]!)).toStrictEqual({
       errors: [{ message: 'Too many open event streams for this API key', locations: [{ line: 1, column: 36 }], path: ['events'], extensions: { code: 'too_many_streams', cap: 5 } }],
     });
+    expect(await remaining()).toBe(beforeFifth - 1);
     expect((await t.request('GET', '/v1/events/stream', { key })).status).toBe(429);
     await fifth.close();
     await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(4);
