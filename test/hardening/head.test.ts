@@ -32,8 +32,8 @@ describe('HEAD on a GET route (RFC 9110 §9.3.2)', () => {
     expect(head.status, path).toBe(200);
     expect((await head.arrayBuffer()).byteLength).toBe(0);
     expect(comparable(head.headers)).toStrictEqual({ ...comparable(get.headers), ...(!live && { 'content-length': String(getBody.byteLength) }) });
-    // A request like any other: the budget moves by one.
-    expect(Number(head.headers.get('x-ratelimit-remaining'))).toBe(Number(get.headers.get('x-ratelimit-remaining')) - 1);
+    // A request like any other: the budget moves as GET's does (by one; by none for a free row, decisions §7.1).
+    expect(Number(head.headers.get('x-ratelimit-remaining'))).toBe(Number(get.headers.get('x-ratelimit-remaining')) - ('budget' in route && route.budget === 'free' ? 0 : 1));
   });
 
   it('passes the same gate: 401 without a key, 404 for an unknown id, with no body', async () => {

@@ -202,6 +202,8 @@ describe('errors over both transports', () => {
     expect(res.body).toStrictEqual({
       data: null,
       errors: [{ message: 'The query exceeds the complexity limit (depth 8, breadth 200, complexity 10000)', path: ['forms'], extensions: { code: 'query_too_complex' } }],
+      // Refused past the budget step (decisions §7.1): it returned no object, so it costs the minimum, 1 point.
+      extensions: { cost: expect.objectContaining({ actual: 1 }) },
     });
   });
 });

@@ -36,6 +36,7 @@ describe('GraphQL calendarWidgetBookings', () => {
     const res = await t.graphql(BOOKINGS, { id: demo.id, status: 'no_show' }, key);
     expect(res.body).toStrictEqual({
       data: { calendarWidgetBookings: { data: [{ id: demo.bookingIds[2], status: 'no_show', createdAt: at(12) }], pagination: { page: 1, limit: 20, total: 1, pages: 1 } } },
+      extensions: { cost: expect.any(Object) },
     });
   });
 
@@ -79,6 +80,7 @@ describe('GraphQL orders and collections', () => {
         collection: { id: store.id, name: 'Store' },
         collectionOrders: { data: [{ id: store.orderIds[0], ecommerceWidgetId: null, collectionId: store.id, amountCents: 4200 }], pagination: { total: 1 } },
       },
+      extensions: { cost: expect.any(Object) },
     });
   });
 });
@@ -102,6 +104,7 @@ describe('GraphQL scopes and stripping', () => {
     const res = await t.graphql(`query ($id: Int!) { calendarWidget(id: $id) { settings appearance behavior } }`, { id: acme.calendarWidgets.demo!.id }, key);
     expect(res.body).toStrictEqual({
       data: { calendarWidget: { settings: { durationMinutes: 30, nested: { keep: [{ ok: 1 }] } }, appearance: { color: '#123456' }, behavior: { bufferMinutes: 5 } } },
+      extensions: { cost: expect.any(Object) },
     });
   });
 });
