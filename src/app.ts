@@ -63,13 +63,23 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     (mcp ??= import('./mcp/mcp-endpoint.js').then(async ({ createMcpEndpoint }) => createMcpEndpoint((await import('./mcp/tools.js')).deriveTools(runner.routes, runner.shapes), runner)));
   // Each request's abort signal (the server adapter aborts it when the client goes away before the answer is whole).
   const signals = new WeakMap<RequestContext, AbortSignal>();
-  /** An answer whose client leaves before it is whole (a long export, a large list): one line, one count, no error. */
-  function watchAnswer(request: Request, context: RequestContext): void {
+  /**
+   * An answer whose client leaves before it is whole (a long export, a large list): one line, one count, no error.
+   * An event stream (text/event-stream: the REST stream, a GraphQL subscription) has no end of its own: its client
+   * closing it is how it ends, so that is logged as the stream's normal end and not counted as an abort.
+   */
+  function watchAnswer(request: Request, context: RequestContext, response: Response): void {
+    const eventStream = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
     request.signal.addEventListener(
       'abort',
       () => {
+        const route = context.log.route ?? null;
+        if (eventStream) {
+          if (deps.config.logRequests) logger.info({ requestId: context.requestId, route, streamEnded: 'client' }, 'client closed the event stream');
+          return;
+        }
         recordClientAbort(context.log.route, 'response');
-        if (deps.config.logRequests) logger.info({ requestId: context.requestId, route: context.log.route ?? null, clientAborted: 'response' }, 'client closed the connection mid-answer');
+        if (deps.config.logRequests) logger.info({ requestId: context.requestId, route, clientAborted: 'response' }, 'client closed the connection mid-answer');
       },
       { once: true },
     );
@@ -154,7 +164,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       const status = request.signal.aborted ? CLIENT_CLOSED_STATUS : response.status;
       recordRequest(request.method, context.log.route, status, started);
       if (status === CLIENT_CLOSED_STATUS) recordClientAbort(context.log.route, 'request');
-      else watchAnswer(request, context);
+      else watchAnswer(request, context, response);
       if (deps.config.logRequests) {
         logger.info({
           requestId: context.requestId,

@@ -68,3 +68,33 @@ describe('a client that disconnects mid-body', () => {
     expect(await count(`${labels},status="500"`)).toBe(before.failed);
   });
 });
+
+const abortsCounted = async (labels: string): Promise<number> => {
+  const line = (await registry.metrics()).split('\n').find((candidate) => candidate.startsWith(`http_client_aborts_total{${labels}}`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+};
+
+describe('a client that closes an event stream', () => {
+  it('is logged as the stream ending (the only way it ends), not as a client abort mid-answer', async () => {
+    const labels = 'route="/v1/events/stream",phase="response"';
+    const before = await abortsCounted(labels);
+    const requestId = `stream-${Math.random().toString(36).slice(2)}`;
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}/v1/events/stream`, {
+      headers: { authorization: `Bearer ${key}`, 'x-request-id': requestId },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    // The keep-alive comment sent at once: the stream is open and being answered.
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain(': keep-alive');
+    controller.abort();
+    await reader.read().catch(() => undefined);
+    await vi.waitFor(() => expect(lines.find((line) => line.requestId === requestId && 'streamEnded' in line)).toBeDefined(), { timeout: 5_000 });
+    expect(lines.find((line) => line.requestId === requestId && 'streamEnded' in line)).toMatchObject({ level: 'info', route: 'GET /v1/events/stream', streamEnded: 'client' });
+    expect(lines.filter((line) => line.requestId === requestId && 'clientAborted' in line)).toStrictEqual([]);
+    expect(lineOf(requestId)).toMatchObject({ status: 200 });
+    expect(await abortsCounted(labels)).toBe(before);
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'fatal')).toStrictEqual([]);
+  });
+});
