@@ -1,4 +1,4 @@
-import { feedPositionOf } from '../domain/webhooks/event-feed.service.js';
+import { feedPositionOf, type FeedPosition } from '../domain/webhooks/event-feed.service.js';
 import type { EventType } from '../domain/webhooks/events.service.js';
 import { AppError, validationFailed } from '../errors.js';
 import type { Database } from '../infra/db.js';
@@ -72,14 +72,14 @@ export class EventStreams {
     const lease = await slots.acquire(owner, STREAMS_PER_KEY);
     if (lease === null) throw new AppError('too_many_streams', { cap: STREAMS_PER_KEY });
     const release = (): void => void slots.release(owner, lease).catch(() => undefined);
+    let after: FeedPosition;
     try {
       await this.tail.start();
+      after = resumeAt ?? (await this.tail.currentPosition());
     } catch (error) {
       release();
       throw error;
     }
-    const after = resumeAt ?? this.tail.position;
-    if (after === null) throw new Error('the feed tail is not started');
     const subscriber: EventSubscriber = new EventSubscriber(db, this.tail, {
       accountId: request.accountId,
       types: new Set(request.types),

@@ -53,6 +53,19 @@ export class FeedTail {
     });
   }
 
+  /**
+   * Where a stream opened now starts ("from the moment of connection"): `position`, which the tail keeps current only
+   * while streams are open; once none is, it stops reading, so the first stream after a pause reads it afresh.
+   */
+  async currentPosition(): Promise<FeedPosition> {
+    if (this.position === null) throw new Error('the feed tail is not started');
+    if (this.readers.size > 0) return this.position;
+    const { watermark } = await readFeed(this.db, { after: END, limit: 0 });
+    // Never backwards: another stream may have moved it on meanwhile.
+    if (this.position === null || comparePositions(watermark, this.position) > 0) this.position = watermark;
+    return this.position;
+  }
+
   add(reader: TailReader): void {
     this.readers.add(reader);
     if (!this.timer && !this.stopped) {

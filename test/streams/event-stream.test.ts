@@ -128,6 +128,21 @@ describe('GET /v1/events/stream', () => {
     expect(byQuery.events.map((m) => m.id)).toStrictEqual(all.slice(2));
   });
 
+  it('without Last-Event-ID starts at the moment of connection, also after a while with no stream open', async () => {
+    const first = await open();
+    await ingest('Seen');
+    await first.waitForEvents(1);
+    await first.close();
+    await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(0);
+    // Written while no stream was open on this replica: before the next one connects, so never on it.
+    await ingest('Before');
+    const next = await open();
+    await ingest('After');
+    await next.waitForEvents(1);
+    // In order: once After is there, Before would have come first.
+    expect(next.events.map((m) => (m.body.data as { formData: { Name: string } }).formData.Name)).toStrictEqual(['After']);
+  });
+
   it('refuses a resume point that is not a retained event of the account with 400 validation_failed', async () => {
     await ingest('Elsewhere', other);
     const [theirs] = (await t.request('GET', '/v1/events', { key: other.apiKeys.full!.key })).body.data as { id: string }[];
