@@ -21,11 +21,13 @@ import { describeError, logger } from './infra/log.js';
 import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
 import { recordClientAbort, recordRequest } from './request-metrics.js';
-import { LoadShedder } from './load-shedding.js';
+import { isUnshed, LoadShedder, OVERLOADED } from './load-shedding.js';
 import { traceIdOf } from './infra/trace-context.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
+  /** True (and counted) when a request for `url` (its target) is to be refused with 503 `overloaded` before any work. */
+  refusesAtDoor(url: string): boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -36,18 +38,6 @@ function traceField(request: Request): { traceId?: string } {
   return traceId === null ? {} : { traceId };
 }
 
-/** Never shed: an orchestrator's probes and the scraper must see an overloaded replica as it is. */
-const UNSHED = new Set(['/healthz', '/readyz', '/metrics']);
-
-/** The path of an absolute request URL (`http://host/path?query`) without parsing it whole: this runs per request. */
-function isUnshed(url: string): boolean {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const end = url.indexOf('?', start);
-  return start !== -1 && UNSHED.has(end === -1 ? url.slice(start) : url.slice(start, end));
-}
-
-/** Retry-After 1: a shed request finds room a second later unless the overload lasts (then a balancer moves it). */
-const OVERLOADED = new AppError('overloaded', { retryAfter: 1 }, { headers: { 'Retry-After': '1' } });
 
 /** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
@@ -89,7 +79,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (UNSHED.has(pathname)) context.log.route = `${request.method} ${pathname}`;
+    if (isUnshed(pathname)) context.log.route = `${request.method} ${pathname}`;
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
     if (pathname === '/metrics') {
       // Before any gate: never rate-limited, and its own token, not an API key (decisions §7.5).
@@ -142,6 +132,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   }
 
   return {
+    refusesAtDoor: (url) => shedder.refusesAtDoor(url),
     async fetch(request) {
       const started = performance.now();
       const incoming = request.headers.get('x-request-id');

@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app.js';
 import { validationFailed, type FieldProblem } from './errors.js';
+import { OVERLOADED } from './load-shedding.js';
+import { recordRequest } from './request-metrics.js';
 
 /**
  * A Host header as RFC 9110 §7.2 allows it: a host name or IPv4 address, or an IPv6 address in brackets, and an
@@ -78,11 +80,25 @@ function answerClientError(error: Error & { code?: string }, socket: Socket & { 
   socket.destroy();
 }
 
-/** node:http around the app's fetch handler; only the request line and Host are checked here, everything else is the app's. */
+/** The app's own 503 `overloaded` answer, written as bytes ready in advance (load-shedding.ts). */
+const OVERLOADED_BODY = JSON.stringify(OVERLOADED.toBody());
+const OVERLOADED_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(OVERLOADED_BODY), ...OVERLOADED.headers };
+
+/**
+ * node:http around the app's fetch handler; only the request line and Host are checked here, and load is shed here
+ * when the app is full (before a Request or a context exists: refusing must cost far less than serving), everything
+ * else is the app's.
+ */
 export function createHttpServer(app: App): Server {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const problem = badRequestTarget(request);
+    if (problem === null && app.refusesAtDoor(request.url ?? '/')) {
+      const started = performance.now();
+      response.writeHead(503, OVERLOADED_HEADERS);
+      response.end(OVERLOADED_BODY);
+      return recordRequest(request.method ?? 'OTHER', undefined, 503, started);
+    }
     if (problem === null) return void adapter(request, response);
     const body = JSON.stringify(validationFailed([problem]).toBody());
     response.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });

@@ -8,6 +8,7 @@ import { revalidation } from './revalidation.js';
 import type { Stage } from './stage.js';
 import { streamsStage } from './streams.js';
 import { webhooksStage } from './webhooks.js';
+import { overloadStage } from './overload.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [dashboardStage, revalidation, mcpStage, exportStage, webhooksStage, streamsStage, importStage, coldStartStage, embeddedMemoryStage];
+export const STAGES: Stage[] = [dashboardStage, revalidation, mcpStage, exportStage, webhooksStage, streamsStage, overloadStage, importStage, coldStartStage, embeddedMemoryStage];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../src/infra/metrics.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
 
 const TOKEN = 'shedding-test-token';
@@ -75,5 +76,39 @@ describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
     // A second without refusals: ready again.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await t.request('GET', '/readyz')).body).toStrictEqual({ status: 'ready' });
+  });
+
+  it('over HTTP, refuses at the server before the app builds anything, with the same answer as the app', async () => {
+    const held = [heldRequest(), heldRequest()];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const entered: string[] = [];
+    const app = { ...t.app, fetch: (request: Request) => (entered.push(new URL(request.url).pathname), t.app.fetch(request)) };
+    const { server, baseUrl } = await serveOnLoopback(app);
+    try {
+      const before = await shedCount();
+      const fromServer = await fetch(`${baseUrl}/v1/forms`, { headers: { authorization: `Bearer ${key}` } });
+      const fromApp = await t.app.fetch(new Request('http://gateway.test/v1/forms', { headers: { authorization: `Bearer ${key}` } }));
+      expect(fromServer.status).toBe(503);
+      expect(fromServer.headers.get('retry-after')).toBe('1');
+      expect(fromServer.headers.get('content-type')).toBe(fromApp.headers.get('content-type'));
+      expect(await fromServer.text()).toBe(await fromApp.text());
+      // The refusal never reached the app: no Request, no context, no gate.
+      expect(entered).toStrictEqual([]);
+      expect(await shedCount()).toBe(before + 2);
+      // The probes pass the door.
+      expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+      expect(entered).toStrictEqual(['/healthz']);
+    } finally {
+      for (const request of held) request.finish();
+      await Promise.all(held.map((request) => request.response));
+      await closeHttpServer(server);
+    }
+    // Room again: the door lets requests in.
+    const { server: again, baseUrl: url } = await serveOnLoopback(t.app);
+    try {
+      expect((await fetch(`${url}/v1/forms`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    } finally {
+      await closeHttpServer(again);
+    }
   });
 });

@@ -1,0 +1,130 @@
+import autocannon from 'autocannon';
+import { join } from 'node:path';
+import { load, percentile } from '../driver.js';
+import { ratio, round } from '../report.js';
+import { holds, type Stage, type StageContext } from './stage.js';
+
+/**
+ * Overload (issue #38, decisions §7.5 load shedding): the forms list at saturation (closed loop, the main stage's
+ * connections), then offered at 3 × that rate (open loop: autocannon's overall rate over many connections, so the
+ * offered load does not fall when answers slow down, as a closed loop's would). A gateway that sheds keeps its
+ * goodput and its admitted requests' latency, and refuses the rest at once with 503 + Retry-After; one that queues
+ * serves fewer and slower. Latencies are split by status from each response.
+ */
+
+const PATH = '/v1/forms?limit=100';
+const OVERLOAD_FACTOR = 3;
+/** Enough connections to carry 3 × saturation while admitted answers take their time. */
+const OVERLOAD_CONNECTIONS = 512;
+
+interface Split {
+  ok: number;
+  shed: number;
+  other: Record<string, number>;
+  okLatencies: Float64Array;
+  shedLatencies: Float64Array;
+  durationS: number;
+}
+
+async function offer(baseUrl: string, apiKey: string, rate: number, durationS: number): Promise<Split> {
+  const ok: number[] = [];
+  const shed: number[] = [];
+  const other: Record<string, number> = {};
+  const instance = autocannon({
+    url: `${baseUrl}${PATH}`,
+    connections: OVERLOAD_CONNECTIONS,
+    overallRate: Math.round(rate),
+    duration: durationS,
+    timeout: 30,
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status === 200) ok.push(ms);
+    else if (status === 503) shed.push(ms);
+    else other[status] = (other[status] ?? 0) + 1;
+  });
+  const result = await instance;
+  if (result.errors || result.timeouts) other.errors = result.errors + result.timeouts;
+  return { ok: ok.length, shed: shed.length, other, okLatencies: Float64Array.from(ok).sort(), shedLatencies: Float64Array.from(shed).sort(), durationS: result.duration };
+}
+
+/** A refusal must say when to come back: a few plain requests while the overload runs. */
+async function refusalHeaders(baseUrl: string, apiKey: string, until: number): Promise<{ seen: number; withRetryAfter: number; bodies: Set<string> }> {
+  const seen = { seen: 0, withRetryAfter: 0, bodies: new Set<string>() };
+  while (performance.now() < until && seen.seen < 20) {
+    const response = await fetch(`${baseUrl}${PATH}`, { headers: { authorization: `Bearer ${apiKey}` } }).catch(() => null);
+    const text = (await response?.text()) ?? '';
+    if (response?.status === 503) {
+      seen.seen += 1;
+      if (response.headers.get('retry-after') === '1') seen.withRetryAfter += 1;
+      seen.bodies.add((JSON.parse(text) as { code?: string }).code ?? text.slice(0, 40));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return seen;
+}
+
+async function run(context: StageContext) {
+  const { durationS, warmupS, connections } = context.settings;
+  const apiKey = context.dataset.apiKey;
+  const gateway = await context.startGateway(context.url, join(context.scratch, 'overload-gateway'));
+  try {
+    const baseUrl = `http://127.0.0.1:${gateway.port}`;
+    const requests = [{ method: 'GET' as const, path: PATH, headers: { authorization: `Bearer ${apiKey}` } }];
+    if (warmupS > 0) await load({ url: baseUrl, connections, duration: warmupS, requests });
+    const saturation = await load({ url: baseUrl, connections, duration: durationS, requests });
+    context.log(`overload: saturation ${saturation.reqPerSec.toFixed(0)} req/s, p99 ${saturation.p99Ms.toFixed(1)} ms (${connections} connections)`);
+    const rate = saturation.reqPerSec * OVERLOAD_FACTOR;
+    const [over, refusals] = await Promise.all([
+      offer(baseUrl, apiKey, rate, durationS),
+      refusalHeaders(baseUrl, apiKey, performance.now() + (durationS * 1000) / 2),
+    ]);
+    const goodput = over.ok / over.durationS;
+    const admittedP99 = percentile(over.okLatencies, 99);
+    const shedP99 = over.shed ? percentile(over.shedLatencies, 99) : null;
+    context.log(
+      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}`,
+    );
+    const goodputRatio = ratio(goodput, saturation.reqPerSec);
+    const latencyRatio = ratio(admittedP99, saturation.p99Ms);
+    const otherCount = Object.values(over.other).reduce((n, v) => n + v, 0);
+    return {
+      figures: {
+        saturationReqPerSec: round(saturation.reqPerSec, 1),
+        saturationP99Ms: round(saturation.p99Ms, 2),
+        offeredReqPerSec: round(rate, 1),
+        goodputReqPerSec: round(goodput, 1),
+        goodputVsSaturation: goodputRatio,
+        admittedP50Ms: round(percentile(over.okLatencies, 50), 2),
+        admittedP99Ms: round(admittedP99, 2),
+        admittedP99VsSaturation: latencyRatio,
+        shedPerSec: round(over.shed / over.durationS, 1),
+        shedP50Ms: over.shed ? round(percentile(over.shedLatencies, 50), 2) : null,
+        shedP99Ms: round(shedP99, 2),
+        otherAnswers: over.other,
+        refusalsProbed: refusals.seen,
+        refusalsWithRetryAfter: refusals.withRetryAfter,
+        refusalCodes: [...refusals.bodies].join(', '),
+      },
+      targets: [
+        { name: 'overload: goodput at 3 × saturation vs saturation', target: '>= 0.9', value: goodputRatio, holds: holds(goodputRatio, (v) => v >= 0.9) },
+        { name: 'overload: p99 of admitted vs saturation p99', target: '<= 2', value: latencyRatio, holds: holds(latencyRatio, (v) => v <= 2) },
+        { name: 'overload: p99 of a 503, ms', target: '<= 50', value: round(shedP99, 2), holds: holds(shedP99, (v) => v <= 50) },
+        {
+          name: 'overload: answers neither 200 nor 503 overloaded + Retry-After (probed refusals must be some)',
+          target: '0',
+          value: refusals.seen ? otherCount + (refusals.seen - refusals.withRetryAfter) + [...refusals.bodies].filter((code) => code !== 'overloaded').length : null,
+          holds: refusals.seen ? otherCount === 0 && refusals.withRetryAfter === refusals.seen && [...refusals.bodies].every((code) => code === 'overloaded') : null,
+        },
+      ],
+    };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+export const overloadStage: Stage = {
+  name: 'overload',
+  title: 'Overload: the forms list offered at 3 × saturation (open loop), shed with 503 + Retry-After',
+  run,
+};
