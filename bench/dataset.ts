@@ -215,9 +215,11 @@ export async function topUpSubmissions(url: string, dataset: BenchDataset, total
     await client.query(
       `UPDATE "Form" f SET "submissionCount" = (SELECT count(*) FROM "Submission" s WHERE s."formId" = f.id)`,
     );
+    await recountDays(client, dataset.formIds);
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE "Submission"');
     await client.query('VACUUM ANALYZE "Form"');
+    await client.query('VACUUM ANALYZE "FormSubmissionDay"');
     // The load's dirty pages are written now, not by a checkpoint in the middle of whichever run comes next
     // (on two cores that skewed the 1M forms list by up to 20 % in its first slice). Needs superuser; else skipped.
     await client.query('CHECKPOINT').catch(() => undefined);
@@ -246,21 +248,65 @@ export async function fillForm(url: string, dataset: BenchDataset, formId: numbe
       [dataset.accountId, formId, have, total],
     );
     await client.query(`UPDATE "Form" SET "submissionCount" = (SELECT count(*) FROM "Submission" WHERE "formId" = $1) WHERE id = $1`, [formId]);
+    await recountDays(client, [formId]);
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE "Submission"');
+    await client.query('VACUUM ANALYZE "FormSubmissionDay"');
     await client.query('CHECKPOINT').catch(() => undefined);
     return total - have;
   });
   return { added, ms: performance.now() - started };
 }
 
-/** The counters must equal the rows: a check the report carries, since the service trusts the counters. */
+/**
+ * Adds submissions to ONE form until it holds `total`, spread evenly over the `days` before yesterday (oldest
+ * first, newer ids newer: a year of a busy form, for the deep-list stage's windows), with exact counters.
+ */
+export async function fillFormOverDays(url: string, dataset: BenchDataset, formId: number, total: number, days: number): Promise<{ added: number; ms: number }> {
+  const started = performance.now();
+  const added = await withClient(url, async (client) => {
+    const current = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM "Submission" WHERE "formId" = $1', [formId]);
+    const have = current.rows[0]!.count;
+    if (have >= total) return 0;
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO "Submission" ("accountId", "formId", "formData", "sourceDomain", "createdAt")
+       SELECT $1, $2,
+              jsonb_build_object('Name', 'Person ' || g, 'Email', 'person' || g || '@bench.example', 'Message', 'Hello from ' || g),
+              'bench.example.com', ${NOW_UTC} - interval '1 day' - make_interval(secs => ($4::int - g) * ($5::float8 * 86400 / $4::int))
+       FROM generate_series($3::int + 1, $4::int) AS g`,
+      [dataset.accountId, formId, have, total, days],
+    );
+    await client.query(`UPDATE "Form" SET "submissionCount" = (SELECT count(*) FROM "Submission" WHERE "formId" = $1) WHERE id = $1`, [formId]);
+    await recountDays(client, [formId]);
+    await client.query('COMMIT');
+    await client.query('VACUUM ANALYZE "Submission"');
+    await client.query('VACUUM ANALYZE "FormSubmissionDay"');
+    await client.query('CHECKPOINT').catch(() => undefined);
+    return total - have;
+  });
+  return { added, ms: performance.now() - started };
+}
+
+/** The forms' day counts (FormSubmissionDay: what window totals sum) recomputed from their rows, as the service keeps them. */
+async function recountDays(client: pg.Client, formIds: number[]): Promise<void> {
+  await client.query('DELETE FROM "FormSubmissionDay" WHERE "formId" = ANY($1::int[])', [formIds]);
+  await client.query(
+    `INSERT INTO "FormSubmissionDay" ("formId", "day", "count")
+     SELECT "formId", date_trunc('day', "createdAt"), count(*)::int FROM "Submission" WHERE "formId" = ANY($1::int[]) GROUP BY 1, 2`,
+    [formIds],
+  );
+}
+
+/** The counters (and the forms' day counts) must equal the rows: a check the report carries, since the service trusts the counters. */
 export async function countersExact(url: string): Promise<boolean> {
   return withClient(url, async (client) => {
     const result = await client.query<{ bad: number }>(
       `SELECT (SELECT count(*) FROM "Form" f WHERE f."submissionCount" <> (SELECT count(*) FROM "Submission" s WHERE s."formId" = f.id))
             + (SELECT count(*) FROM "CalendarWidget" c WHERE c."bookingCount" <> (SELECT count(*) FROM "Booking" b WHERE b."calendarWidgetId" = c.id))
             + (SELECT count(*) FROM "EcommerceWidget" e WHERE e."orderCount" <> (SELECT count(*) FROM "Order" o WHERE o."ecommerceWidgetId" = e.id))
+            + (SELECT count(*) FROM (SELECT "formId", date_trunc('day', "createdAt") AS "day", count(*)::int AS "count" FROM "Submission" GROUP BY 1, 2) s
+                 FULL JOIN (SELECT * FROM "FormSubmissionDay" WHERE "count" <> 0) d USING ("formId", "day") WHERE s."count" IS DISTINCT FROM d."count")
             AS bad`,
     );
     return Number(result.rows[0]!.bad) === 0;

@@ -238,8 +238,15 @@ function startHandwritten(counters: boolean, dashboard = false): http.Server {
         return;
       }
       const created = await client.query<{ id: number; createdAt: string }>(
-        `INSERT INTO "Submission" ("accountId", "formId", "formData", "sourceDomain", "createdAt")
-         VALUES ($1, $2, $3::jsonb, NULL, now() AT TIME ZONE 'UTC') RETURNING id, "createdAt"`,
+        // With its day's count (FormSubmissionDay), as the gateway keeps it, in the same statement.
+        `WITH created AS (
+           INSERT INTO "Submission" ("accountId", "formId", "formData", "sourceDomain", "createdAt")
+           VALUES ($1, $2, $3::jsonb, NULL, now() AT TIME ZONE 'UTC') RETURNING id, "createdAt"
+         ), counted AS (
+           INSERT INTO "FormSubmissionDay" ("formId", "day", "count") SELECT $2, date_trunc('day', "createdAt"), 1 FROM created
+           ON CONFLICT ("formId", "day") DO UPDATE SET "count" = "FormSubmissionDay"."count" + 1
+         )
+         SELECT id, "createdAt" FROM created`,
         [accountId, formId, serialized],
       );
       const row = created.rows[0]!;

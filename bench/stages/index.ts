@@ -1,5 +1,6 @@
 import { coldStartStage } from './cold-start.js';
 import { dashboardStage } from './dashboard.js';
+import { deepListStage } from './deep-list.js';
 import { embeddedMemoryStage } from './embedded-memory.js';
 import { exportStage } from './export.js';
 import { importStage } from './import.js';
@@ -11,4 +12,4 @@ import { webhooksStage } from './webhooks.js';
 import { overloadStage } from './overload.js';
 
 /** Every stage `npm run bench` runs after the main scenarios, in this order (`--stages a,b` picks some). */
-export const STAGES: Stage[] = [dashboardStage, revalidation, mcpStage, exportStage, webhooksStage, streamsStage, overloadStage, importStage, coldStartStage, embeddedMemoryStage];
+export const STAGES: Stage[] = [dashboardStage, revalidation, mcpStage, exportStage, deepListStage, webhooksStage, streamsStage, overloadStage, importStage, coldStartStage, embeddedMemoryStage];

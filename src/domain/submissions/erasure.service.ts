@@ -73,14 +73,20 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
   const [outboxScrub] = formDataCopies(eraser.accountId, ids);
   await tx.sql(rawStatement(outboxScrub!));
   const at = now.toISOString();
-  // One statement: the rows, their counters and versions (raw, so the forms' updatedAt stays; the version makes
+  // One statement: the rows, their counters (the forms' and their days') and versions (raw, so the forms' updatedAt stays; the version makes
   // conditional GETs of the lists see the change), audit rows and events.
   const erased = await tx.sql(rawStatement(sql<ErasedSubmission>`
     WITH erased AS (
-      DELETE FROM "Submission" WHERE "accountId" = ${eraser.accountId} AND "id" = ANY(${ids}::int[]) RETURNING "id", "formId"
+      DELETE FROM "Submission" WHERE "accountId" = ${eraser.accountId} AND "id" = ANY(${ids}::int[]) RETURNING "id", "formId", "createdAt"
     ), counted AS (
       UPDATE "Form" f SET "submissionCount" = f."submissionCount" - c."n", "version" = ${FORM_VERSION_BUMP.version}
       FROM (SELECT "formId", count(*)::int AS "n" FROM erased GROUP BY "formId") c WHERE f."id" = c."formId"
+    ), counted_days AS (
+      -- The day counts that window totals sum (window-total.ts); listed after the forms' counters, as in ingest's
+      -- statement, so that both take the two row locks in one order.
+      UPDATE "FormSubmissionDay" d SET "count" = d."count" - c."n"
+      FROM (SELECT "formId", date_trunc('day', "createdAt") AS "day", count(*)::int AS "n" FROM erased GROUP BY 1, 2) c
+      WHERE d."formId" = c."formId" AND d."day" = c."day"
     ), audited AS (
       INSERT INTO "AuditEvent" ("accountId", "apiKeyId", "action", "resource", "resourceId", "formId", "createdAt")
       SELECT ${eraser.accountId}, ${eraser.apiKeyId}::int, 'submission.erased', 'submission', "id", "formId", ${now} FROM erased

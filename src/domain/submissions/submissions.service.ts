@@ -13,7 +13,8 @@ import { cursorModePage, pageModePage, skipTake, type WalkPage, type WalkRequest
 import { decodeCursor, encodeCursor, type ListKey } from '../list-cursor.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
-import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
+import { assertCreatedRange, type CreatedRange } from '../list-filters.js';
+import { floorDay, windowParts, windowTotal, type WindowParts } from './window-total.js';
 
 /*
  * One way of writing a submission: Submission rows are written through src/infra/sql.ts only (ingest's one
@@ -122,49 +123,26 @@ export const submissionColumns = (columns: SubmissionColumns) =>
     's.sourceDomain',
   ];
 
-/** How the page's total is read (see totalPlan): from the counter, or with a count of the window (or of the rows at or after its end). */
-type CountShape = 'none' | 'counter' | 'count' | 'counterMinusNewer';
+/** How the page's total is read: none (cursor mode), the form's counter, or the window's (window-total.ts). */
+type CountShape = 'none' | 'counter' | 'window';
 
-function countShape(shape: WindowShape & StartShape): CountShape {
-  if (shape.after) return 'none';
-  // totalPlan decides by which bounds are given, never by their values (stand-ins here: see preparedQuery).
-  return totalPlan({ createdFrom: shape.from ? new Date(0) : null, createdBefore: shape.before ? new Date(0) : null }, false).kind;
-}
+const countShape = (shape: WindowShape & StartShape): CountShape => (shape.after ? 'none' : shape.from || shape.before ? 'window' : 'counter');
 
-interface SubmissionPageValues extends WindowValues, StartValues, Record<string, unknown> {
+interface SubmissionPageValues extends WindowValues, StartValues, WindowParts, Record<string, unknown> {
   formId: number;
   accountId: number;
 }
 
 /**
- * The form with its page: in page mode with its total, counted ONCE in a materialized CTE (a count in the SELECT
- * list is a subplan run once per returned row: 100 counts of half a million index entries for a median window). The
- * CTE counts along the (formId, createdAt) index, scoped to the account's form like the page.
+ * The form with its page: in page mode with its total, read ONCE per request: the counter column, or a window's
+ * total from the day counts plus its edge rows, in a materialized CTE (a count in the SELECT list is a subplan run
+ * once per returned row). The CTE is not scoped to the account: its one value is only read on the row of the
+ * account's form, and another account's form answers no row at all.
  */
 const submissionPage = preparedQuery((shape: WindowShape & StartShape, values: SubmissionPageValues) => {
   const count = countShape(shape);
-  const counted = (countedShape: WindowShape, countedValues: WindowValues) =>
-    inCreatedRange(
-      sqlBuilder
-        .selectFrom('Submission as c')
-        .innerJoin('Form as cf', 'cf.id', 'c.formId')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('c.formId', '=', values.formId)
-        .where('cf.accountId', '=', values.accountId),
-      'c.createdAt',
-      countedShape,
-      countedValues,
-    );
-  const withCount =
-    count === 'count'
-      ? sqlBuilder.with((cte) => cte('t').materialized(), () => counted(shape, values))
-      : count === 'counterMinusNewer'
-        ? // The rows at or after the window's end: the counter minus them is the window.
-          sqlBuilder.with((cte) => cte('t').materialized(), () => counted({ from: true, before: false }, { createdFrom: values.createdBefore, createdBefore: null }))
-        : null;
-  const total =
-    count === 'count' ? sql<number>`t."n"` : count === 'counterMinusNewer' ? sql<number>`f."submissionCount" - t."n"` : count === 'counter' ? sql<number>`f."submissionCount"` : sql<number>`0`;
-  const base = withCount ? withCount.selectFrom(['Form as f', 't']) : sqlBuilder.selectFrom('Form as f');
+  const total = count === 'window' ? sql<number>`t."n"` : count === 'counter' ? sql<number>`f."submissionCount"` : sql<number>`0`;
+  const base = count === 'window' ? sqlBuilder.with((cte) => cte('t').materialized(), () => windowTotal(shape, values)).selectFrom(['Form as f', 't']) : sqlBuilder.selectFrom('Form as f');
   return base
     .leftJoinLateral(() => newestSubmissionsOfForm(shape, values), (join) => join.onTrue())
     .select(SUBMISSION_COLUMNS)
@@ -205,8 +183,8 @@ export const submissionsListKey = (formId: number, range: CreatedRange): ListKey
  * Submissions of an active or archived form (archiving preserves them), newest first, in ONE statement whether
  * filtered or not: the form (scoped to the account, so another account's form reads as absent) with its total in
  * page mode, joined to the page. A form without submissions on that page still answers one row, whose submission
- * columns are null. A createdAt window walks the (formId, createdAt, id) index for both the page and its count; a
- * cursor page (§7.6) reads `limit + 1` rows after the cursor's position along the same index and counts nothing.
+ * columns are null. A createdAt window walks the (formId, createdAt, id) index for the page, and its total sums
+ * the form's day counts with the rows of its two edge days (window-total.ts); a cursor page (§7.6) reads `limit + 1` rows after the cursor's position along the same index and counts nothing.
  */
 export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<WalkPage<Submission>> {
   assertCreatedRange(filter);
@@ -225,6 +203,7 @@ export async function listFormSubmissions(db: Database, reader: Reader, formId: 
         createdBefore: filter.createdBefore ?? null,
         afterCreatedAt: after?.createdAt ?? null,
         afterId: after?.id ?? null,
+        ...windowParts(filter),
       },
     ),
   );
@@ -339,6 +318,8 @@ interface StoredSubmission extends Record<string, unknown> {
   formDataCiphertext: Uint8Array<ArrayBuffer> | null;
   formDataKeyId: string | null;
   createdAt: Date;
+  /** The UTC day of createdAt (window-total.ts floorDay). */
+  createdDay: Date;
   recordId: number;
   /** The event's outbox row (events.service.ts `outboxRow`); its account and form are the submission's. */
   eventId: string;
@@ -348,7 +329,7 @@ interface StoredSubmission extends Record<string, unknown> {
 }
 
 /**
- * ONE statement, atomic by itself: stores the row, counts it on its form (raw: Prisma's @updatedAt would
+ * ONE statement, atomic by itself: stores the row, counts it on its form and its day (raw: Prisma's @updatedAt would
  * otherwise move the form's updatedAt on every submission), completes the idempotency claim and records the
  * event.
  */
@@ -369,6 +350,14 @@ const storeSubmission = preparedQuery((_shape: null, values: StoredSubmission) =
         .returning('id'),
     )
     .with('counted', (db) => db.updateTable('Form').set({ submissionCount: sql<number>`"submissionCount" + 1`, ...FORM_VERSION_BUMP }).where('id', '=', values.formId))
+    // Its day's count, for window totals (window-total.ts); listed after the form's counter, as in erasure's statement,
+    // so that both take the two row locks in one order.
+    .with('countedDay', (db) =>
+      db
+        .insertInto('FormSubmissionDay')
+        .values({ formId: values.formId, day: values.createdDay, count: 1 })
+        .onConflict((conflict) => conflict.columns(['formId', 'day']).doUpdateSet({ count: sql<number>`"FormSubmissionDay"."count" + 1` })),
+    )
     .with('claimed', (db) =>
       db
         .updateTable('IdempotencyRecord')
@@ -454,6 +443,7 @@ export async function ingestSubmission(
         formDataCiphertext: submission.formDataCiphertext,
         formDataKeyId: submission.formDataKeyId,
         createdAt: submission.createdAt,
+        createdDay: floorDay(submission.createdAt),
         recordId: recordId ?? 0,
         eventId: event.eventId,
         eventType: event.type,
