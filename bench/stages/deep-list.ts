@@ -164,11 +164,18 @@ export const deepListStage: Stage = {
       );
       const totalsExact = totals.page1 === ROWS && totals.page1CreatedBefore === exact?.before && totals.page1CreatedFrom === exact?.from;
 
+      // The idle gateway's own statements (job-queue polling, the relay) run meanwhile: their rate, to take out.
+      const idle = await timed(url, name, () => settle(10_000));
+      const backgroundPerMs = Math.max(0, idle.dbMs / idle.wallMs);
+      const net = (run: { dbMs: number; wallMs: number }): number => run.dbMs - backgroundPerMs * run.wallMs;
       const walk = await timed(url, name, () => cursorWalk(baseUrl, dataset.apiKey, formId));
       if (walk.result.rows !== ROWS || !walk.result.deepLink) throw new Error(`cursor walk: ${walk.result.rows} rows, deep link ${walk.result.deepLink}`);
       const exported = await timed(url, name, () => drain(baseUrl, `/v1/forms/${formId}/submissions/export?format=ndjson`, dataset.apiKey));
       if (exported.result.status !== 200 || exported.result.lines !== ROWS) throw new Error(`export: ${exported.result.status}, ${exported.result.lines} lines`);
-      context.log(`deep-list: cursor walk ${walk.result.pages} pages, db ${Math.round(walk.dbMs)} ms, wall ${Math.round(walk.wallMs)} ms; export db ${Math.round(exported.dbMs)} ms, wall ${Math.round(exported.wallMs)} ms`);
+      context.log(
+        `deep-list: idle gateway ${idle.dbMs.toFixed(0)} ms of db time in ${idle.wallMs.toFixed(0)} ms; cursor walk ${walk.result.pages} pages, db ${Math.round(walk.dbMs)} ms (net ${Math.round(net(walk))}), ` +
+          `wall ${Math.round(walk.wallMs)} ms; export db ${Math.round(exported.dbMs)} ms (net ${Math.round(net(exported))}), wall ${Math.round(exported.wallMs)} ms`,
+      );
 
       const deep = walk.result.deepLink;
       const targets = { ...paths, cursorAt500k: deep };
@@ -187,7 +194,8 @@ export const deepListStage: Stage = {
 
       const windowRatio = Math.max(ratio(p50('page1CreatedBefore'), p50('page1')) ?? Infinity, ratio(p50('page1CreatedFrom'), p50('page1')) ?? Infinity);
       const deepRatio = ratio(p50('cursorAt500k'), p50('page1'));
-      const walkRatio = ratio(walk.dbMs, exported.dbMs);
+      const walkRatio = ratio(net(walk), net(exported));
+      const walkRatioRaw = ratio(walk.dbMs, exported.dbMs);
       const cursorStatements = statements.cursorAt500k!.count;
       const page1Statements = statements.page1!.count;
       return {
@@ -199,21 +207,23 @@ export const deepListStage: Stage = {
           totalsExact,
           countersExact: countersHold,
           latency,
-          cursorWalk: { pages: walk.result.pages, rows: walk.result.rows, dbMs: round(walk.dbMs, 0), wallMs: round(walk.wallMs, 0) },
-          export: { rows: exported.result.lines, dbMs: round(exported.dbMs, 0), wallMs: round(exported.wallMs, 0) },
+          idleGatewayDbMsPerS: round(backgroundPerMs * 1000, 2),
+          cursorWalk: { pages: walk.result.pages, rows: walk.result.rows, dbMs: round(walk.dbMs, 0), netDbMs: round(net(walk), 0), wallMs: round(walk.wallMs, 0) },
+          export: { rows: exported.result.lines, dbMs: round(exported.dbMs, 0), netDbMs: round(net(exported), 0), wallMs: round(exported.wallMs, 0) },
+          walkVsExportDbRaw: walkRatioRaw,
           statements: Object.entries(statements).map(([request, counted]) => ({ request, count: counted.count, texts: JSON.stringify(counted.texts) })),
         },
         targets: [
           { name: 'deep-list: page 1 with a median-wide window (worst of createdBefore, createdFrom) vs page 1, p50', target: '<= 1.5', value: round(windowRatio, 2), holds: holds(windowRatio, (v) => v <= 1.5) },
           { name: `deep-list: cursor page at depth ${DEPTH} vs page 1, p50`, target: '<= 1.5', value: deepRatio, holds: holds(deepRatio, (v) => v <= 1.5) },
-          { name: 'deep-list: full cursor walk vs streamed NDJSON export, database active_time', target: '<= 2', value: walkRatio, holds: holds(walkRatio, (v) => v <= 2) },
+          { name: 'deep-list: full cursor walk vs streamed NDJSON export, database active_time net of the idle gateway', target: '<= 2', value: walkRatio, holds: holds(walkRatio, (v) => v <= 2) },
           { name: 'deep-list: SQL statements of a cursor page at depth 500000 minus page 1', target: '<= 0', value: cursorStatements - page1Statements, holds: cursorStatements <= page1Statements },
           { name: 'deep-list: window totals equal the rows, counters and day counts exact', target: '0 wrong', value: totalsExact && countersHold ? 0 : 1, holds: totalsExact && countersHold },
         ],
         notes: [
           `deep-list: database ${name} (dropped afterwards), one form of ${ROWS} submissions ${(DAYS * 86400 / ROWS).toFixed(1)} s apart over ${DAYS} days (INSERT … SELECT generate_series, counters and day counts recomputed exactly, VACUUM ANALYZE). ` +
             `Latency: one connection, interleaved slices (autocannon), limit ${LIMIT}. Database time: pg_stat_database.active_time of that database before and after (2.5 s settle each side), ` +
-            'the gateway idle otherwise (its job-queue polling is in both). Statements: a gateway behind the wire-protocol counter, the second of two identical requests, job-queue polling not counted.',
+            'net of the idle gateway\'s own rate (job-queue polling, measured over 10 s before the walk; raw figures beside). The walk\'s time includes each request\'s API-key lookup. Statements: a gateway behind the wire-protocol counter, the second of two identical requests, job-queue polling not counted.',
         ],
       };
     } finally {
