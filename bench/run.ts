@@ -270,6 +270,8 @@ async function startGateway(databaseUrl: string, secretKey: string, dataDir: str
       LOG_REQUESTS: 'false',
       // The in-process rate-limit window, like the hand-written reference's.
       REDIS_URL: '',
+      // Counted and timed as a production gateway is (the metrics stage measures what that costs).
+      METRICS_TOKEN: 'bench-metrics-token',
       DATA_DIR: dataDir,
       ...env,
     },

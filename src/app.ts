@@ -20,14 +20,17 @@ import type { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { describeError, logger } from './infra/log.js';
 import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
-import { recordClientAbort, recordRequest } from './request-metrics.js';
+import { requestMetrics } from './request-metrics.js';
 import { isUnshed, LoadShedder, OVERLOADED } from './load-shedding.js';
 import { traceIdOf } from './infra/trace-context.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
-  /** True (and counted) when a request for `url` (its target) is to be refused with 503 `overloaded` before any work. */
-  refusesAtDoor(url: string): boolean;
+  /**
+   * True (and counted) when a request (its method and target) is to be refused with 503 `overloaded` before any
+   * work: the HTTP server then writes the refusal itself (src/server.ts).
+   */
+  refusesAtDoor(method: string, url: string): boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -43,6 +46,8 @@ function traceField(request: Request): { traceId?: string } {
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   observeDependencies(deps.db, deps.queue);
   const shedder = new LoadShedder(deps.config.maxConcurrentRequests);
+  const metricsServed = deps.config.metricsToken !== null;
+  const metrics = requestMetrics(metricsServed);
   const schema = toSchema();
   const runner = createRowRunner(schema, routes);
   const rest = createRestFacade(runner);
@@ -68,7 +73,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
           if (deps.config.logRequests) logger.info({ requestId: context.requestId, route, streamEnded: 'client' }, 'client closed the event stream');
           return;
         }
-        recordClientAbort(context.log.route, 'response');
+        metrics.clientAbort(context.log.route, 'response');
         if (deps.config.logRequests) logger.info({ requestId: context.requestId, route, clientAborted: 'response' }, 'client closed the connection mid-answer');
       },
       { once: true },
@@ -132,7 +137,11 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   }
 
   return {
-    refusesAtDoor: (url) => shedder.refusesAtDoor(url),
+    refusesAtDoor(method, url) {
+      if (!shedder.refusesAtDoor(url)) return false;
+      metrics.request(method, undefined, 503, performance.now());
+      return true;
+    },
     async fetch(request) {
       const started = performance.now();
       const incoming = request.headers.get('x-request-id');
@@ -153,9 +162,10 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       // The client went away before its answer existed (mid-body, or while it was computed): whatever failed for
       // want of it is not the service's failure, so the request is 499, as nginx logs it, never a 5xx.
       const status = request.signal.aborted ? CLIENT_CLOSED_STATUS : response.status;
-      recordRequest(request.method, context.log.route, status, started);
-      if (status === CLIENT_CLOSED_STATUS) recordClientAbort(context.log.route, 'request');
-      else watchAnswer(request, context, response);
+      metrics.request(request.method, context.log.route, status, started);
+      if (status === CLIENT_CLOSED_STATUS) metrics.clientAbort(context.log.route, 'request');
+      // Only where it is counted or logged: the listener is one more object per request.
+      else if (metricsServed || deps.config.logRequests) watchAnswer(request, context, response);
       if (deps.config.logRequests) {
         logger.info({
           requestId: context.requestId,

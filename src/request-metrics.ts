@@ -4,20 +4,35 @@ import { httpClientAborts, httpRequestDuration, httpRequests, rateLimitRefusals,
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
- * Counts one answered request. `logRoute` is the request log line's route, `METHOD /template` (set by whatever
- * matched the request: the route table, /graphql, the fixed paths), so the label is the template, never the path.
+ * `logRoute` is the request log line's route, `METHOD /template` (set by whatever matched the request: the route
+ * table, /graphql, the fixed paths), so the label is the template, never the path.
  */
 const routeLabel = (logRoute: string | undefined): string => (logRoute ? logRoute.slice(logRoute.indexOf(' ') + 1) : UNMATCHED_ROUTE);
 
-export function recordRequest(method: string, logRoute: string | undefined, status: number, startedMs: number): void {
-  const route = routeLabel(logRoute);
-  const labelMethod = METHODS.has(method) ? method : 'OTHER';
-  httpRequests.inc({ route, method: labelMethod, status });
-  httpRequestDuration.observe({ route, method: labelMethod }, (performance.now() - startedMs) / 1000);
-  if (status === 429) rateLimitRefusals.inc();
+export interface RequestMetrics {
+  /** Counts one answered request. */
+  request(method: string, logRoute: string | undefined, status: number, startedMs: number): void;
+  /** A client that left first: `request` before its answer existed (also counted as status 499), `response` mid-answer. */
+  clientAbort(logRoute: string | undefined, phase: 'request' | 'response'): void;
 }
 
-/** A client that left first: `request` before its answer existed (also counted as status 499), `response` mid-answer. */
-export function recordClientAbort(logRoute: string | undefined, phase: 'request' | 'response'): void {
-  httpClientAborts.inc({ route: routeLabel(logRoute), phase });
-}
+const recording: RequestMetrics = {
+  request(method, logRoute, status, startedMs) {
+    const route = routeLabel(logRoute);
+    const labelMethod = METHODS.has(method) ? method : 'OTHER';
+    httpRequests.inc({ route, method: labelMethod, status });
+    httpRequestDuration.observe({ route, method: labelMethod }, (performance.now() - startedMs) / 1000);
+    if (status === 429) rateLimitRefusals.inc();
+  },
+  clientAbort(logRoute, phase) {
+    httpClientAborts.inc({ route: routeLabel(logRoute), phase });
+  },
+};
+
+const off: RequestMetrics = { request: () => undefined, clientAbort: () => undefined };
+
+/**
+ * The per-request series are recorded only by a gateway that serves them (`METRICS_TOKEN` set): one that exposes no
+ * /metrics does not pay for counting (and `npm run bench` measures the cost with and without, stage `metrics`).
+ */
+export const requestMetrics = (served: boolean): RequestMetrics => (served ? recording : off);

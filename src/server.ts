@@ -4,7 +4,6 @@ import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app.js';
 import { validationFailed, type FieldProblem } from './errors.js';
 import { OVERLOADED } from './load-shedding.js';
-import { recordRequest } from './request-metrics.js';
 
 /**
  * A Host header as RFC 9110 §7.2 allows it: a host name or IPv4 address, or an IPv6 address in brackets, and an
@@ -93,11 +92,9 @@ export function createHttpServer(app: App): Server {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const problem = badRequestTarget(request);
-    if (problem === null && app.refusesAtDoor(request.url ?? '/')) {
-      const started = performance.now();
+    if (problem === null && app.refusesAtDoor(request.method ?? 'OTHER', request.url ?? '/')) {
       response.writeHead(503, OVERLOADED_HEADERS);
-      response.end(OVERLOADED_BODY);
-      return recordRequest(request.method ?? 'OTHER', undefined, 503, started);
+      return void response.end(OVERLOADED_BODY);
     }
     if (problem === null) return void adapter(request, response);
     const body = JSON.stringify(validationFailed([problem]).toBody());

@@ -21,7 +21,7 @@ let key: string;
 let formId: number;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { STREAM_IDLE_TIMEOUT_MS: '500', LOG_REQUESTS: 'true' } });
+  t = await createTestApp({ env: { STREAM_IDLE_TIMEOUT_MS: '500', LOG_REQUESTS: 'true', METRICS_TOKEN: 'stalled-reader-test-token' } });
   const account = await seedAccount(t.db);
   key = account.apiKeys.full!.key;
   formId = Object.values(account.forms)[0]!.id;

@@ -34,7 +34,7 @@ const count = async (labels: string): Promise<number> => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { LOG_REQUESTS: 'true' } });
+  t = await createTestApp({ env: { LOG_REQUESTS: 'true', METRICS_TOKEN: 'client-abort-test-token' } });
   const account = await seedAccount(t.db, accountFixture({ apiKeys: [{ ref: 'full', scopes: [...SCOPES] }] }));
   key = account.apiKeys.full!.key;
   formId = account.forms.contact!.id;

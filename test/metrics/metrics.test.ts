@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { registry } from '../../src/infra/metrics.js';
 import { SCOPES } from '../../src/scopes.js';
 import { QUEUE } from '../../src/infra/jobs.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -85,6 +86,21 @@ describe('GET /metrics', () => {
     const response = await app.fetch(new Request('http://gateway.test/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
     expect(response.status).toBe(404);
     expect(await response.json()).toStrictEqual({ error: 'Not found', code: 'not_found' });
+  });
+
+  it('counts no request while METRICS_TOKEN is unset: a gateway that serves no series pays nothing for them', async () => {
+    const requestsCounted = async (): Promise<number> =>
+      (await registry.metrics())
+        .split('\n')
+        .filter((line) => line.startsWith('http_requests_total{'))
+        .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    const app = createApp({ ...t.deps, config: { ...t.deps.config, metricsToken: null } });
+    const before = await requestsCounted();
+    for (let i = 0; i < 3; i += 1) expect((await app.fetch(new Request('http://gateway.test/v1/forms', { headers: { authorization: `Bearer ${key}` } }))).status).toBe(200);
+    expect(await requestsCounted()).toBe(before);
+    // The same requests through the gateway that serves them are counted.
+    for (let i = 0; i < 3; i += 1) expect((await t.request('GET', '/v1/forms', { key })).status).toBe(200);
+    expect(await requestsCounted()).toBe(before + 3);
   });
 
   it('is never rate-limited: a key whose budget is spent changes nothing for it', async () => {
