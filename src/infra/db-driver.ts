@@ -105,6 +105,19 @@ async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unkno
   return result.rows as Row[];
 }
 
+/**
+ * Statements on one connection of the caller's (a listening connection on the direct URL, never a pooler: its
+ * statements are prepared by name).
+ */
+export function pgClientSql(client: PgQueryable): SqlExecutor {
+  return {
+    sql: async <Row>(query: Statement<Row>) => {
+      const { text, values } = textOf(query);
+      return pgRows<Row>(client, text, values, true);
+    },
+  };
+}
+
 export interface PgDriverOptions {
   onQuery?: ((sql: string) => void) | undefined;
   /**

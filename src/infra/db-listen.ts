@@ -1,8 +1,14 @@
 import pg from 'pg';
 import type { Database } from './db.js';
+import { pgClientSql, type SqlExecutor } from './db-driver.js';
 import { logger } from './log.js';
 
 export interface ChannelListener {
+  /**
+   * Statements on the listening connection itself while it is up (PostgreSQL), else null: what a notification wakes
+   * up can read at once instead of queueing behind the requests for a connection of the pool.
+   */
+  executor(): SqlExecutor | null;
   close(): Promise<void>;
 }
 
@@ -21,12 +27,13 @@ export async function listenChannel(db: Database, directUrl: string | null, chan
     if (!db.pglite) throw new Error('The embedded database does not expose its PGlite instance');
     const unlisten = await db.pglite.listen(channel, () => wake());
     wake();
-    return { close: () => unlisten() };
+    return { executor: () => null, close: () => unlisten() };
   }
   if (!directUrl) throw new Error('LISTEN on PostgreSQL needs a direct database URL');
 
   let closed = false;
   let client: pg.Client | null = null;
+  let executor: SqlExecutor | null = null;
   let retryMs = RETRY_MIN_MS;
   let timer: NodeJS.Timeout | undefined;
 
@@ -37,7 +44,10 @@ export async function listenChannel(db: Database, directUrl: string | null, chan
     const retry = (error?: unknown): void => {
       if (failed || closed) return;
       failed = true;
-      if (client === next) client = null;
+      if (client === next) {
+        client = null;
+        executor = null;
+      }
       next.end().catch(() => undefined);
       logger.warn({ error: error instanceof Error ? error.message : 'connection ended', retryInMs: retryMs }, 'stream listener: reconnecting');
       timer = setTimeout(() => void connect(), retryMs);
@@ -58,11 +68,13 @@ export async function listenChannel(db: Database, directUrl: string | null, chan
       return;
     }
     client = next;
+    executor = pgClientSql(next);
     retryMs = RETRY_MIN_MS;
     wake();
   };
   await connect();
   return {
+    executor: () => executor,
     close: async () => {
       closed = true;
       clearTimeout(timer);

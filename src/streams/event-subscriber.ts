@@ -4,7 +4,13 @@ import type { Database } from '../infra/db.js';
 import { FEED_BATCH, type FeedTail, type TailReader } from './feed-tail.js';
 
 /** An open stream: events oldest first, `null` when none came for `idleMs` (the transport's keep-alive). */
-export type EventStream = AsyncIterableIterator<EventPayload | null>;
+export interface EventStream extends AsyncIterableIterator<EventPayload | null> {
+  /**
+   * Up to `max` events already waiting, taken at once (as `next()` would return them, without waiting): a transport
+   * writes them in one piece instead of one write per event.
+   */
+  takeQueued(max: number): EventPayload[];
+}
 
 export interface SubscriberOptions {
   accountId: number;
@@ -80,6 +86,15 @@ export class EventSubscriber implements EventStream, TailReader {
       if (!this.live) await this.catchUp();
       else if (!(await this.sleep())) return { done: false, value: null };
     }
+  }
+
+  takeQueued(max: number): EventPayload[] {
+    if (this.ended) return [];
+    const rows = this.queue.splice(0, max);
+    const last = rows.at(-1);
+    if (last) this.sent = last;
+    for (let i = 0; i < rows.length; i++) this.options.onSent();
+    return rows.map((row) => row.payload);
   }
 
   /** One batch of the account's rows from the table, up to the tail's position; live once nothing is left below it. */

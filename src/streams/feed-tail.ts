@@ -1,5 +1,6 @@
 import { comparePositions, OUTBOX_CHANNEL, readFeed, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
 import type { Database } from '../infra/db.js';
+import type { SqlExecutor } from '../infra/db-driver.js';
 import { listenChannel, type ChannelListener } from '../infra/db-listen.js';
 import { logger } from '../infra/log.js';
 
@@ -18,7 +19,8 @@ const END: FeedPosition = { txid: '9223372036854775807', id: 0 };
 /**
  * A replica's one reader of the event feed: every open stream of the replica is served from its reads, so a wake-up
  * costs ONE statement however many streams are open, and no stream holds a connection while idle. It reads on every
- * NOTIFY of the outbox (one LISTEN connection per replica), on every (re)connection of that listener (notifications
+ * NOTIFY of the outbox (one LISTEN connection per replica, which its reads use too: under load they would
+ * otherwise queue behind the requests for a connection of the pool), on every (re)connection of that listener (notifications
  * sent meanwhile are lost), and every `pollMs` while streams are open (the fallback; also what moves it on once a
  * long transaction that held the watermark back ends). A notification is only a wake-up: what is sent is what is
  * read from the table after `position`, so a lost notification delays an event, never skips it.
@@ -38,6 +40,11 @@ export class FeedTail {
     private readonly db: Database,
     private readonly options: { directDatabaseUrl: string | null; pollMs: number },
   ) {}
+
+  /** Reads go on the listening connection while it is up: never queued behind the requests for the pool. */
+  private get reader(): SqlExecutor {
+    return this.listener?.executor() ?? this.db;
+  }
 
   /** Resolves once `position` is known and the listener is up (the first stream of the replica pays for it). */
   start(): Promise<void> {
@@ -60,7 +67,7 @@ export class FeedTail {
   async currentPosition(): Promise<FeedPosition> {
     if (this.position === null) throw new Error('the feed tail is not started');
     if (this.readers.size > 0) return this.position;
-    const { watermark } = await readFeed(this.db, { after: END, limit: 0 });
+    const { watermark } = await readFeed(this.reader, { after: END, limit: 0 });
     // Never backwards: another stream may have moved it on meanwhile.
     if (this.position === null || comparePositions(watermark, this.position) > 0) this.position = watermark;
     return this.position;
@@ -101,7 +108,7 @@ export class FeedTail {
         this.again = false;
         const after = this.position;
         if (after === null) return;
-        const { rows, watermark } = await readFeed(this.db, { after, limit: FEED_BATCH });
+        const { rows, watermark } = await readFeed(this.reader, { after, limit: FEED_BATCH });
         if (this.stopped) return;
         const last = rows.at(-1);
         // A full batch: more may follow below the watermark; read again from its last row.

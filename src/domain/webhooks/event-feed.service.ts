@@ -1,4 +1,5 @@
 import type { Database } from '../../infra/db.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
 import { rawStatement, sql } from '../../infra/sql.js';
 import { eventIdTime, type EventPayload, type EventType } from './events.service.js';
 
@@ -51,7 +52,7 @@ interface FeedFilter {
 type RawRow = { txid: string | null; id: number | null; accountId: number | null; type: EventType | null; payload: EventPayload | null; watermark: string };
 
 /** Rows after `after`, oldest first, only those below the watermark; ONE statement (the watermark comes with them). */
-export async function readFeed(db: Database, filter: FeedFilter): Promise<FeedRead> {
+export async function readFeed(db: SqlExecutor, filter: FeedFilter): Promise<FeedRead> {
   const { after, account, upTo, limit } = filter;
   const accountClause = account ? sql`AND "accountId" = ${account.accountId} AND "type" = ANY(${[...account.types]}::text[])` : sql``;
   const upToClause = upTo ? sql`AND ("txid", "id") <= (${upTo.txid}::bigint, ${upTo.id}::int)` : sql``;
