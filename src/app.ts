@@ -61,7 +61,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   /**
    * An answer whose client leaves before it is whole (a long export, a large list): one line, one count, no error.
    * An event stream (text/event-stream: the REST stream, a GraphQL subscription) has no end of its own: its client
-   * closing it is how it ends, so that is logged as the stream's normal end and not counted as an abort.
+   * closing it is how it ends, so that is logged as the stream's normal end and not counted as an abort (one cut for
+   * not reading is still counted).
    */
   function watchAnswer(request: Request, context: RequestContext, response: Response): void {
     const eventStream = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
@@ -69,7 +70,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       'abort',
       () => {
         const route = context.log.route ?? null;
-        if (eventStream) {
+        // A reader that stalled and was cut stays an abort, as for any other answer.
+        if (eventStream && !context.log.stalled) {
           if (deps.config.logRequests) logger.info({ requestId: context.requestId, route, streamEnded: 'client' }, 'client closed the event stream');
           return;
         }

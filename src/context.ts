@@ -27,6 +27,8 @@ export interface LogFields {
   route?: string;
   accountId?: number;
   keyId?: number;
+  /** A streamed answer the service cut because its client stopped reading (not a client that left by itself). */
+  stalled?: boolean;
 }
 
 export interface RequestContext {

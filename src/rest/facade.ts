@@ -151,7 +151,10 @@ export function createRestFacade(runner: RowRunner): RestFacade {
         }
         return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure), {
           ms: context.deps.config.streamIdleTimeoutMs,
-          onIdle: () => logger.info({ requestId: context.requestId, route: context.log.route }, 'stream ended: the client stopped reading'),
+          onIdle: () => {
+            context.log.stalled = true;
+            logger.info({ requestId: context.requestId, route: context.log.route }, 'stream ended: the client stopped reading');
+          },
         });
       }
       // ── conditional-request hook (src/rest/conditional.ts) ──
