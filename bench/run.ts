@@ -378,6 +378,9 @@ async function main(): Promise<void> {
       settings: { submissions: N, durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS },
       log,
       startGateway: (databaseUrl, dataDir, env = {}, nodeFlags = []) => startGateway(databaseUrl, secretKey, dataDir, nodeFlags, env),
+      startReference: (mode) => startReference(mode, url, secretKey),
+      requestsFor: (scenario) => requestsFor(scenario, dataset, dataset.apiKey),
+      rounds: ROUNDS,
     };
     for (const stage of STAGES.filter((candidate) => STAGE_NAMES.includes(candidate.name))) {
       log(`stage ${stage.name}: ${stage.title}`);

@@ -1,3 +1,4 @@
+import type { AutocannonRequest } from 'autocannon';
 import type { BenchDataset } from '../dataset.js';
 import type { Child } from '../driver.js';
 import type { Target } from '../report.js';
@@ -22,6 +23,12 @@ export interface StageContext {
   log(message: string): void;
   /** The compiled gateway (dist/main.js, NODE_ENV=production) on `databaseUrl`; env overrides the bench defaults. */
   startGateway(databaseUrl: string, dataDir: string, env?: Record<string, string>, nodeFlags?: string[]): Promise<Child>;
+  /** A hand-written reference of the main stage (bench/reference-server.ts) on the main bench database. */
+  startReference(mode: 'handwritten' | 'handwritten-counters'): Promise<Child>;
+  /** The main stage's requests of a scenario (the forms list, ingest, …) with the dataset's key. */
+  requestsFor(scenario: 'forms-list' | 'ingest'): AutocannonRequest[];
+  /** Slices per interleaved comparison (--rounds). */
+  rounds: number;
 }
 
 export interface StageResult {
