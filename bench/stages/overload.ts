@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { load, percentile } from '../driver.js';
 import { ratio, round } from '../report.js';
+import { cpuMs } from './backend-cpu.js';
 import { holds, type Stage, type StageContext } from './stage.js';
 
 /**
@@ -72,18 +73,25 @@ async function run(context: StageContext) {
     const baseUrl = `http://127.0.0.1:${gateway.port}`;
     const requests = [{ method: 'GET' as const, path: PATH, headers: { authorization: `Bearer ${apiKey}` } }];
     if (warmupS > 0) await load({ url: baseUrl, connections, duration: warmupS, requests });
+    const cpuAtStart = cpuMs(gateway.pid);
     const saturation = await load({ url: baseUrl, connections, duration: durationS, requests });
+    const cpuAtSaturation = cpuMs(gateway.pid);
     context.log(`overload: saturation ${saturation.reqPerSec.toFixed(0)} req/s, p99 ${saturation.p99Ms.toFixed(1)} ms (${connections} connections)`);
     const rate = saturation.reqPerSec * OVERLOAD_FACTOR;
     const [over, refusals] = await Promise.all([
       offer(baseUrl, apiKey, rate, durationS),
       refusalHeaders(baseUrl, apiKey, performance.now() + (durationS * 1000) / 2),
     ]);
+    const cpuAfter = cpuMs(gateway.pid);
+    // The gateway's CPU per answered 200: what refusing costs the admitted (other work on the machine moves it less than req/s).
+    const perOk = (from: number | null, to: number | null, ok: number): number | null => (from === null || to === null || !ok ? null : (to - from) / ok);
+    const cpuPerOkSaturation = perOk(cpuAtStart, cpuAtSaturation, saturation.ok);
+    const cpuPerOkOverload = perOk(cpuAtSaturation, cpuAfter, over.ok);
     const goodput = over.ok / over.durationS;
     const admittedP99 = percentile(over.okLatencies, 99);
     const shedP99 = over.shed ? percentile(over.shedLatencies, 99) : null;
     context.log(
-      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}`,
+      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}; gateway CPU per 200 ${cpuPerOkSaturation?.toFixed(3)} ms at saturation, ${cpuPerOkOverload?.toFixed(3)} ms overloaded (refusals included)`,
     );
     const goodputRatio = ratio(goodput, saturation.reqPerSec);
     const latencyRatio = ratio(admittedP99, saturation.p99Ms);
@@ -102,6 +110,8 @@ async function run(context: StageContext) {
         shedP50Ms: over.shed ? round(percentile(over.shedLatencies, 50), 2) : null,
         shedP99Ms: round(shedP99, 2),
         otherAnswers: over.other,
+        gatewayCpuMsPer200AtSaturation: round(cpuPerOkSaturation, 4),
+        gatewayCpuMsPer200Overloaded: round(cpuPerOkOverload, 4),
         refusalsProbed: refusals.seen,
         refusalsWithRetryAfter: refusals.withRetryAfter,
         refusalCodes: [...refusals.bodies].join(', '),
