@@ -10,7 +10,8 @@ import { accountFixture, formFixture, seed, siteFixture, TEST_SECRET_KEY } from 
 /* Decisions §7.6 "counts": a createdAt window's total sums the form's day counts (FormSubmissionDay) and counts only
    the rows of its edge days. Its totals must stay exact after every write that changes a form's submissions (import,
    ingest, delete, erasure), at every kind of edge: a row exactly at UTC midnight, a millisecond either side, windows
-   inside one day, across adjacent days, open on one side. The oracle counts the rows themselves. */
+   inside one day, across adjacent days, open on one side, bounds moved to the midnight before or after them. The
+   oracle counts the rows themselves. */
 
 const at = (d: number, hour = 0, ms = 0): Date => new Date(Date.UTC(2026, 0, d, hour) + ms);
 const ADA = 'ada@example.com';
@@ -23,14 +24,15 @@ const TIMES: [Date, string?][] = [
   [at(2), ADA],
   [at(2, 6)],
   [at(3, 12)],
+  [at(3, 20)],
   [at(5)],
   [at(5), ADA],
   [at(7, 0, -1)],
   [at(8, 12)],
 ];
 
-/** Window bounds: at midnights, a millisecond either side of them, inside days. */
-const BOUNDS = [at(1), at(1, 0, 1), at(1, 12), at(2, 0, -1), at(2), at(2, 6), at(3), at(5), at(5, 0, 1), at(7, 0, -1), at(9)];
+/** Window bounds: at midnights, a millisecond either side of them, inside days (before and after noon, and at it). */
+const BOUNDS = [at(1), at(1, 0, 1), at(1, 12), at(2, 0, -1), at(2), at(2, 6), at(3), at(3, 18), at(5), at(5, 0, 1), at(7, 0, -1), at(9)];
 const WINDOWS: [Date | null, Date | null][] = [
   ...BOUNDS.flatMap((from) => BOUNDS.filter((before) => before > from).map((before): [Date, Date] => [from, before])),
   ...BOUNDS.map((from): [Date, null] => [from, null]),

@@ -2,44 +2,69 @@ import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { CreatedRange } from '../list-filters.js';
 
 /*
- * A createdAt window's total from the form's day counts (FormSubmissionDay, kept exact with submissionCount): the
- * days wholly inside the window are summed, and only the rows of its at most two edge days are counted along the
- * (formId, createdAt) index. A median-wide window of a million submissions then reads a few hundred day rows and a
- * few thousand index entries instead of half a million (decisions §7.6: counts cost what a page costs).
+ * A createdAt window's total from the form's day counts (FormSubmissionDay, kept exact with submissionCount): whole
+ * days are summed, and only the rows between each bound and its nearer midnight are counted along the
+ * (formId, createdAt) index (at most half a day each). A median-wide window of a million submissions then reads a few
+ * hundred day rows and at most half a day's index entries instead of half a million (decisions §7.6: counts cost what a page costs).
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The UTC day `at` falls in (its FormSubmissionDay row's `day`). */
 export const floorDay = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
-const ceilDay = (at: Date): Date => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS);
-const earlier = (a: Date, b: Date): Date => (a < b ? a : b);
-const later = (a: Date, b: Date): Date => (a > b ? a : b);
+const HALF_DAY_MS = DAY_MS / 2;
+
+/** A range [from, before) of rows or days, counted with a sign (+1 or -1). */
+interface Signed {
+  from: Date;
+  before: Date;
+  sign: 1 | -1;
+}
 
 /**
- * The window [createdFrom, createdBefore) cut in three disjoint parts: the whole days [wholeFrom, wholeBefore), the
- * rows of the first edge [createdFrom, lowEdgeEnd) and those of the last [highEdgeStart, createdBefore). A bound
- * that is absent leaves its side open (its values unused); an edge or the whole days may be empty.
+ * The window [createdFrom, createdBefore) as three parts: days [daysFrom, daysBefore) summed from the day counts,
+ * and the rows of a low and a high edge counted along the index, with a sign. Each bound is moved to the nearer
+ * midnight of its day (a for createdFrom, b for createdBefore), and the rows between it and that midnight are added
+ * or taken away, so an edge counts at most half a day of rows. With signed ranges (D(x, y) = -D(y, x)):
+ * D(from, before) = D(from, a) + D(a, b) + D(b, before). a <= b always (from < before, and rounding to the nearer
+ * midnight keeps the order), so the days need no sign; a = b when both are in one day or around one midnight.
+ * A bound that is absent leaves its side open (its values unused).
  */
 export interface WindowParts extends Record<string, unknown> {
-  wholeFrom: Date | null;
-  wholeBefore: Date | null;
-  lowEdgeEnd: Date | null;
-  highEdgeStart: Date | null;
+  daysFrom: Date | null;
+  daysBefore: Date | null;
+  lowFrom: Date | null;
+  lowBefore: Date | null;
+  lowSign: 1 | -1;
+  highFrom: Date | null;
+  highBefore: Date | null;
+  highSign: 1 | -1;
 }
+
+/** `at`'s nearer midnight, with the signed range from `at` to it (low side) or from it to `at` (high side). */
+function nearerMidnight(at: Date): Date {
+  const floor = floorDay(at);
+  return at.getTime() - floor.getTime() < HALF_DAY_MS ? floor : new Date(floor.getTime() + DAY_MS);
+}
+
+const signed = (from: Date, before: Date): Signed => (from <= before ? { from, before, sign: 1 } : { from: before, before: from, sign: -1 });
 
 export function windowParts(range: CreatedRange): WindowParts {
   const from = range.createdFrom ?? null;
   const before = range.createdBefore ?? null;
-  const wholeFrom = from && ceilDay(from);
-  const wholeBefore = before && floorDay(before);
+  const a = from && nearerMidnight(from);
+  const b = before && nearerMidnight(before);
+  const low = from && a && signed(from, a);
+  const high = before && b && signed(b, before);
   return {
-    wholeFrom,
-    wholeBefore,
-    // Both edges in one day (or in adjacent days) must not overlap: the low edge stops at the window's end, the
-    // high edge starts after the low one.
-    lowEdgeEnd: wholeFrom && (before ? earlier(wholeFrom, before) : wholeFrom),
-    highEdgeStart: wholeBefore && (wholeFrom ? later(wholeBefore, wholeFrom) : wholeBefore),
+    daysFrom: a,
+    daysBefore: b,
+    lowFrom: low?.from ?? null,
+    lowBefore: low?.before ?? null,
+    lowSign: low?.sign ?? 1,
+    highFrom: high?.from ?? null,
+    highBefore: high?.before ?? null,
+    highSign: high?.sign ?? 1,
   };
 }
 
@@ -51,8 +76,6 @@ export interface WindowBounds {
 
 export interface WindowTotalValues extends WindowParts {
   formId: number;
-  createdFrom: Date | null;
-  createdBefore: Date | null;
 }
 
 /** The rows of form `formId` in [from, before), along the (formId, createdAt) index. */
@@ -62,12 +85,12 @@ const rowsBetween = (formId: number, from: Date | null, before: Date | null) =>
 /** The window's total as one value (a single-row SELECT, to be materialized once per request by the caller). */
 export function windowTotal(bounds: WindowBounds, values: WindowTotalValues) {
   let days = sqlBuilder.selectFrom('FormSubmissionDay as d').select(sql<number>`coalesce(sum("d"."count"), 0)::int`.as('n')).where('d.formId', '=', values.formId);
-  if (bounds.from) days = days.where('d.day', '>=', values.wholeFrom);
-  if (bounds.before) days = days.where('d.day', '<', values.wholeBefore);
+  if (bounds.from) days = days.where('d.day', '>=', values.daysFrom);
+  if (bounds.before) days = days.where('d.day', '<', values.daysBefore);
   const parts = [
     sql<number>`${days}`,
-    ...(bounds.from ? [sql<number>`${rowsBetween(values.formId, values.createdFrom, values.lowEdgeEnd)}`] : []),
-    ...(bounds.before ? [sql<number>`${rowsBetween(values.formId, values.highEdgeStart, values.createdBefore)}`] : []),
+    ...(bounds.from ? [sql<number>`${values.lowSign}::int * ${rowsBetween(values.formId, values.lowFrom, values.lowBefore)}`] : []),
+    ...(bounds.before ? [sql<number>`${values.highSign}::int * ${rowsBetween(values.formId, values.highFrom, values.highBefore)}`] : []),
   ];
   return sqlBuilder.selectNoFrom(sql<number>`${sql.join(parts, sql` + `)}`.as('n'));
 }
