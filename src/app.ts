@@ -22,7 +22,8 @@ import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
 import { requestMetrics } from './request-metrics.js';
 import { isUnshed, LoadShedder, OVERLOADED } from './load-shedding.js';
-import { traceIdOf } from './infra/trace-context.js';
+import { parseTraceparent, runInTrace } from './infra/trace-context.js';
+import { startSpan } from './infra/tracing.js';
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -35,10 +36,19 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** The request's W3C trace id (decisions §7.5) for its log lines, when it came with a valid `traceparent`. */
-function traceField(request: Request): { traceId?: string } {
-  const traceId = traceIdOf(request.headers.get('traceparent'));
-  return traceId === null ? {} : { traceId };
+/**
+ * The request's span (decisions §7.5): a child of a valid incoming `traceparent` (its trace id is the log line's
+ * `traceId`), else the root of a new trace. Named by the route template once routing knows it: `GET /v1/forms/{id}`,
+ * never the raw path; a request that matched no route is named by its method alone.
+ */
+function spanEnd(route: string | undefined, status: number) {
+  // `POST /mcp <tool>` names its tool in the span's name; the route is the path.
+  const template = route?.split(' ')[1];
+  return {
+    ...(route && { name: route }),
+    attributes: { ...(template && { 'http.route': template }), 'http.response.status_code': status },
+    failed: status >= 500,
+  };
 }
 
 
@@ -146,15 +156,18 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     },
     async fetch(request) {
       const started = performance.now();
+      const span = startSpan(request.method, parseTraceparent(request.headers.get('traceparent')), { kind: 'server', attributes: { 'http.request.method': request.method } });
+      const { traceId } = span.context;
       const incoming = request.headers.get('x-request-id');
       const context = createRequestContext(deps, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
       signals.set(context, request.signal);
       const admitted = isUnshed(request.url) || shedder.admit();
       let response: Response;
       try {
-        response = admitted ? await route(request, context) : errorResponse(OVERLOADED);
+        // What the request records or enqueues (an outbox event, a job) carries its trace on (trace-context.ts).
+        response = admitted ? await runInTrace(span.context, () => route(request, context)) : errorResponse(OVERLOADED);
       } catch (error) {
-        if (!request.signal.aborted) logger.error({ requestId: context.requestId, ...traceField(request), route: context.log.route, error: describeError(error) });
+        if (!request.signal.aborted) logger.error({ requestId: context.requestId, traceId, route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
       } finally {
         if (admitted && !isUnshed(request.url)) shedder.release();
@@ -165,13 +178,14 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       // want of it is not the service's failure, so the request is 499, as nginx logs it, never a 5xx.
       const status = request.signal.aborted ? CLIENT_CLOSED_STATUS : response.status;
       metrics.request(request.method, context.log.route, status, started);
+      span.end(spanEnd(context.log.route, status));
       if (status === CLIENT_CLOSED_STATUS) metrics.clientAbort(context.log.route, 'request');
       // Only where it is counted or logged: the listener is one more object per request.
       else if (metricsServed || deps.config.logRequests) watchAnswer(request, context, response);
       if (deps.config.logRequests) {
         logger.info({
           requestId: context.requestId,
-          ...traceField(request),
+          traceId,
           method: request.method,
           route: context.log.route ?? null,
           status,

@@ -39,6 +39,8 @@ export interface Config {
   outboundTestResolve: string | null;
   outboundTestCa: string | null;
   logRequests: boolean;
+  /** One line per job run and per event the relay fans out, with the trace id of what caused it (LOG_JOBS). */
+  logJobs: boolean;
   /** pino's level names; `debug` adds each request's headers (credentials redacted) to its line. */
   logLevel: LogLevel;
   /** Submissions an erasure job examines per transaction (each batch commits with its progress). */
@@ -63,6 +65,13 @@ export interface Config {
   streamKeepAliveMs: number;
   /** How long a dead replica's open streams keep their key's slots (leases renewed by live replicas). */
   streamLeaseMs: number;
+  /**
+   * Where spans go (OTLP over HTTP): OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT. Null: no
+   * tracing SDK is loaded at all (decisions §7.5); the exporter reads its other OTEL_EXPORTER_OTLP_* settings itself.
+   */
+  otelEndpoint: string | null;
+  /** OTEL_SERVICE_NAME: the spans' `service.name` (default: `widgets-gateway`, or `widgets-gateway-worker`). */
+  otelServiceName: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -183,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTestResolve,
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
+    logJobs: flag(env, 'LOG_JOBS', true),
     logLevel: logLevel(env),
     erasureBatchSize: positiveInt(env, 'ERASURE_BATCH_SIZE', 500),
     deliveryConcurrency,
@@ -195,5 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
     streamKeepAliveMs: Math.min(milliseconds(env, 'STREAM_KEEP_ALIVE_MS', 15_000), 15_000) || 15_000,
     streamLeaseMs: Math.max(milliseconds(env, 'STREAM_LEASE_MS', 30_000), 1_000),
+    otelEndpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null,
+    otelServiceName: env.OTEL_SERVICE_NAME || null,
   };
 }

@@ -16,6 +16,7 @@ import { onStopSignal, runShutdown } from './shutdown.js';
 import { createStreamSlots } from './infra/stream-slots.js';
 import { EventStreams } from './streams/event-streams.js';
 import { shortenStreamIdle } from './rest/streamed-body.js';
+import { startTracing, stopTracing } from './infra/tracing.js';
 
 /** At shutdown, how long a streamed response's client may go without reading before the response is ended. */
 const STALLED_AT_SHUTDOWN_MS = 1_000;
@@ -36,6 +37,8 @@ function printDemo(demo: DemoData, baseUrl: string): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   logger.level = config.logLevel;
+  // Loads the OpenTelemetry SDK only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  await startTracing(config, 'widgets-gateway');
   if (config.databaseUrl) applyPostgresRuntimeTuning();
   else applyEmbeddedRuntimeTuning();
   const db = await openDatabase(config);
@@ -93,6 +96,8 @@ async function main(): Promise<void> {
           { name: 'stream slots', run: () => streamSlots.close() },
           { name: 'redis', run: async () => void (await redis?.quit().catch(() => redis.disconnect())) },
           { name: 'database', run: () => db.close() },
+          // Last: the spans of everything above are sent before the process ends.
+          { name: 'tracing', run: () => stopTracing() },
         ],
       },
       { delayMs: signal === 'SIGTERM' ? config.shutdownDelayMs : 0, timeoutMs: config.shutdownTimeoutMs, log: logger },

@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import type { Database } from './db.js';
 import { ConcurrentWorker, type ConcurrentWorkOptions } from './concurrent-worker.js';
 import { JobQueueDb } from './job-queue-db.js';
-import { errorKind, logger } from './log.js';
+import { logger } from './log.js';
+import { runJob, runJobBatch, withTrace } from './job-runs.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**
@@ -61,6 +62,8 @@ export interface JobQueueOptions {
   schedule?: boolean;
   /** Tests: how soon a job held by a dead worker is noticed (pg-boss `superviseIntervalSeconds`). */
   superviseIntervalSeconds?: number;
+  /** A line per job run (job-runs.ts), and per event the relay fans out (config `logJobs`). Default false. */
+  logJobs?: boolean;
   /** Tests: per-queue overrides, e.g. a short `expireInSeconds` for the crash-recovery test. */
   queueOverrides?: Partial<Record<QueueName, Omit<Queue, 'name'>>>;
 }
@@ -73,6 +76,8 @@ export interface EnqueueJob<T extends object> {
   startAfter?: Date;
   /** What the job is for, when a consumer limits how many of one kind run at once (a webhook's endpoint). */
   group?: string;
+  /** The trace the job continues (job-runs.ts); default: the work under way's (a request, a job). */
+  traceparent?: string | null;
 }
 
 export interface WorkOptions {
@@ -100,6 +105,8 @@ export class JobQueue {
   private constructor(
     readonly boss: PgBoss,
     private readonly database: Database,
+    /** Whether each job run (and each event fanned out) writes its line. */
+    readonly logJobs: boolean,
   ) {}
 
   static async start(options: JobQueueOptions): Promise<JobQueue> {
@@ -135,7 +142,7 @@ export class JobQueue {
       if (!/stopp|closed|terminat|not opened/i.test(error.message)) logger.error({ error: error.message }, 'job queue');
     });
     await boss.start();
-    const queue = new JobQueue(boss, db);
+    const queue = new JobQueue(boss, db, options.logJobs ?? false);
     await queue.ensureQueues(options.queueOverrides ?? {});
     return queue;
   }
@@ -171,7 +178,7 @@ export class JobQueue {
   async enqueueInTransaction<T extends object>(db: Db, name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
     if (jobs.length === 0) return;
     const rows: JobInsert<T>[] = jobs.map((job) => ({
-      data: job.data,
+      data: withTrace(job.data, job.traceparent),
       ...(job.id ? { id: job.id } : {}),
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
       ...(job.group ? { group: { id: job.group } } : {}),
@@ -181,7 +188,7 @@ export class JobQueue {
 
   /** Outside a transaction (or inside one with `tx`). */
   async send<T extends object>(name: QueueName, data: T, options: { startAfter?: Date; tx?: Prisma.TransactionClient } = {}): Promise<void> {
-    await this.boss.send(name, data, {
+    await this.boss.send(name, withTrace(data), {
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
       ...(options.tx ? { db: transactionDb(options.tx) } : {}),
     });
@@ -195,7 +202,7 @@ export class JobQueue {
     return this.boss.work<T>(
       name,
       batchWorkOptions(options),
-      async (jobs: Job<T>[]): Promise<JobResult[]> => settleEach(name, jobs, handler),
+      async (jobs: Job<T>[]): Promise<JobResult[]> => settleEach(name, jobs, handler, this.logJobs),
     );
   }
 
@@ -209,10 +216,10 @@ export class JobQueue {
       batchWorkOptions(options),
       async (jobs: Job<T>[]): Promise<JobResult[]> => {
         try {
-          await batch(jobs.map((job) => job.data));
+          await runJobBatch(name, jobs, () => batch(jobs.map((job) => job.data)), this.logJobs);
           return jobs.map((job) => ({ id: job.id, status: 'completed' }));
         } catch {
-          return settleEach(name, jobs, single);
+          return settleEach(name, jobs, single, this.logJobs);
         }
       },
     );
@@ -220,14 +227,7 @@ export class JobQueue {
 
   /** Runs `handler` for up to `options.concurrency` jobs at once, at most `perGroup` of one group (concurrent-worker.ts). */
   async workConcurrently<T extends object>(name: QueueName, handler: JobHandler<T>, options: ConcurrentWorkOptions): Promise<ConcurrentWorker<T>> {
-    const logged: JobHandler<T> = async (data, job) => {
-      try {
-        await handler(data, job);
-      } catch (error) {
-        logJobFailure(name, job, error);
-        throw error;
-      }
-    };
+    const logged: JobHandler<T> = (data, job) => runJob(name, job, () => handler(data, job), this.logJobs);
     const worker = new ConcurrentWorker<T>(this.boss, name, logged, options, (message) => {
       if (!this.stopped) logger.error({ queue: name, error: message }, 'job queue');
     });
@@ -260,20 +260,14 @@ const batchWorkOptions = (options: WorkOptions) => ({
   perJobResults: true as const,
 });
 
-/** The name and code only: a message may quote job data (a rejected recipient's address, say). */
-function logJobFailure(queue: QueueName, job: Job<object>, error: unknown): void {
-  logger.warn({ queue, jobId: job.id, error: errorKind(error) }, 'job failed');
-}
-
 /** Runs each job on its own, concurrently: a failure is that job's only. */
-async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
+async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], handler: JobHandler<T>, logJobs: boolean): Promise<JobResult[]> {
   return Promise.all(
     jobs.map(async (job): Promise<JobResult> => {
       try {
-        await handler(job.data, job);
+        await runJob(queue, job, () => handler(job.data, job), logJobs);
         return { id: job.id, status: 'completed' };
       } catch (error) {
-        logJobFailure(queue, job, error);
         return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
       }
     }),
@@ -281,10 +275,11 @@ async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], ha
 }
 
 /** The queue's connection settings from the process's configuration. */
-export const queueConnections = (config: Pick<Config, 'databaseUrl' | 'directDatabaseUrl' | 'jobQueuePoolSize'>) => ({
+export const queueConnections = (config: Pick<Config, 'databaseUrl' | 'directDatabaseUrl' | 'jobQueuePoolSize' | 'logJobs'>) => ({
   databaseUrl: config.databaseUrl,
   directDatabaseUrl: config.directDatabaseUrl,
   poolSize: config.jobQueuePoolSize,
+  logJobs: config.logJobs,
 });
 
 /** Starts pg-boss on the service's database. */

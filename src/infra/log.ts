@@ -22,7 +22,7 @@ export const REDACTED_FIELDS = [
   // hidden URLs and provider ids (contract: never in a body, a log line or an error)
   'url', 'webhookUrl', 'downloadUrl', 'videoCallUrl', 'providerEventId', 'providerPaymentId', 'providerPriceId',
   // settings that embed passwords
-  'databaseUrl', 'directDatabaseUrl', 'redisUrl', 'smtpUrl', 'metricsToken',
+  'databaseUrl', 'directDatabaseUrl', 'redisUrl', 'smtpUrl', 'metricsToken', 'otelEndpoint',
 ] as const;
 
 /** The objects a line may carry; their fields, and their children's, are redacted by the same names. */

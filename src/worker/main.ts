@@ -7,6 +7,7 @@ import { applyPostgresRuntimeTuning } from '../infra/runtime-tuning.js';
 import { onStopSignal, runShutdown } from '../shutdown.js';
 import { serveWorkerMetrics } from './metrics-server.js';
 import { startWorker } from './start-worker.js';
+import { startTracing, stopTracing } from '../infra/tracing.js';
 
 /**
  * `npm run worker` (`npm run worker:prod` from the build): the delivery worker as its own process, against the project's PostgreSQL. The
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     );
   }
   logger.level = config.logLevel;
+  await startTracing(config, 'widgets-gateway-worker');
   // The same V8 settings as a gateway on PostgreSQL (Prisma's WebAssembly on Liftoff, a bounded old generation).
   applyPostgresRuntimeTuning();
   const db = await openDatabase(config);
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
         close: [
           { name: 'metrics', run: () => closeServer(metrics) },
           { name: 'database', run: () => db.close() },
+          { name: 'tracing', run: () => stopTracing() },
         ],
       },
       { delayMs: 0, timeoutMs: config.shutdownTimeoutMs, log: logger },

@@ -35,7 +35,7 @@ describe('a request with a traceparent header', () => {
     await t?.close();
   });
 
-  it("carries its trace id as the request log line's traceId (and none without a valid one)", async () => {
+  it("carries its trace id as the request log line's traceId (a new one per request without a valid header)", async () => {
     const lines: Record<string, unknown>[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
       for (const text of String(chunk).split('\n')) if (text.startsWith('{')) lines.push(JSON.parse(text) as Record<string, unknown>);
@@ -45,11 +45,14 @@ describe('a request with a traceparent header', () => {
       await t.request('GET', '/v1/forms', { key, headers: { traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01`, 'x-request-id': 'traced' } });
       await t.request('POST', '/graphql', { key, body: { query: '{ __typename }' }, headers: { traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01`, 'x-request-id': 'traced-graphql' } });
       await t.request('GET', '/v1/forms', { key, headers: { traceparent: 'not-a-traceparent', 'x-request-id': 'untraced' } });
+      await t.request('GET', '/v1/forms', { key, headers: { 'x-request-id': 'untraced-2' } });
     } finally {
       write.mockRestore();
     }
     expect(lines.find((line) => line.requestId === 'traced')).toMatchObject({ traceId: TRACE_ID, status: 200 });
     expect(lines.find((line) => line.requestId === 'traced-graphql')).toMatchObject({ traceId: TRACE_ID, status: 200 });
-    expect(lines.find((line) => line.requestId === 'untraced')).not.toHaveProperty('traceId');
+    const generated = ['untraced', 'untraced-2'].map((id) => lines.find((line) => line.requestId === id)?.traceId);
+    for (const traceId of generated) expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set([TRACE_ID, ...generated]).size).toBe(3);
   });
 });

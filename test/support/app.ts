@@ -73,6 +73,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SECRET_KEY: TEST_SECRET_KEY.toString('base64'),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'wg-test-')),
     LOG_REQUESTS: 'false',
+    LOG_JOBS: 'false',
     ...overrides,
   });
 }

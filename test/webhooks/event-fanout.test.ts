@@ -10,6 +10,8 @@ const cipher = new PhiCipher(randomBytes(32));
 const env = useQueueDatabase();
 const deps = (): EventFanoutDeps => ({ db: env.db, queue: env.queue, phi: cipher });
 
+/** Each job continues the trace of its event's fan-out (job-runs.ts). */
+const TRACED = expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
 const queuedJobs = async (name: string) => (await env.queue.boss.findJobs<Record<string, unknown>>(name)).map((job) => job.data);
 /** The one recorded event, as the relay takes it off the outbox (and queues it when its fan-out fails there). */
 const queuedEvent = async (): Promise<EventJob> => {
@@ -50,11 +52,14 @@ describe('event fan-out', () => {
     expect(deliveryJobs.map((d) => d.deliveryId).sort()).toStrictEqual(deliveries.map((d) => d.id).sort());
     expect(await queuedJobs(QUEUE.emailSend)).toEqual(
       expect.arrayContaining([
-        { kind: 'submission_confirmation', submissionId: submission.id },
-        { kind: 'submission_notification', submissionId: submission.id },
+        { kind: 'submission_confirmation', submissionId: submission.id, traceparent: TRACED },
+        { kind: 'submission_notification', submissionId: submission.id, traceparent: TRACED },
       ]),
     );
     expect(await queuedJobs(QUEUE.emailSend)).toHaveLength(2);
+    // One event, one fan-out span: every job it caused carries it.
+    const traces = [...deliveryJobs, ...(await queuedJobs(QUEUE.emailSend))].map((job) => job.traceparent);
+    expect(new Set(traces).size).toBe(1);
   });
 
   it('run twice (a worker died before marking it done), it writes nothing more', async () => {
@@ -75,7 +80,7 @@ describe('event fan-out', () => {
     const form = await createForm(env.db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
     const submission = await ingest(env.db.prisma, form, { 'Full name': 'Zelda', Email: 'zelda@example.com' }, { cipher });
     await fanOutRecordedEvents(deps());
-    expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_confirmation', submissionId: submission.id }]);
+    expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_confirmation', submissionId: submission.id, traceparent: TRACED }]);
     const [delivery] = await env.db.prisma.webhookDelivery.findMany();
     expect((delivery?.payload as { data: unknown }).data).toStrictEqual({ id: submission.id, formId: form.id, createdAt: submission.createdAt });
   });

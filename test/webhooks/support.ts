@@ -15,6 +15,8 @@ export function testConfig(options: { databaseUrl: string | null; receiver?: Tes
     SECRET_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'wg-pipeline-')),
     NODE_ENV: 'test',
+    // The job lines (job-runs.ts) would fill the test output; test/tracing reads them from real processes.
+    LOG_JOBS: 'false',
     ...options.env,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;

@@ -3,6 +3,7 @@ import type { SqlExecutor } from '../../infra/db-driver.js';
 import { notFound } from '../../errors.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { rawStatement, sql, type RawBuilder } from '../../infra/sql.js';
+import { currentTraceparent } from '../../infra/trace-context.js';
 import { deadLetterOf, QUEUE } from '../../infra/jobs.js';
 import { newEventId } from '../webhooks/events.service.js';
 import { ERASED_FINGERPRINT } from './idempotency.service.js';
@@ -91,11 +92,11 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
       INSERT INTO "AuditEvent" ("accountId", "apiKeyId", "action", "resource", "resourceId", "formId", "createdAt")
       SELECT ${eraser.accountId}, ${eraser.apiKeyId}::int, 'submission.erased', 'submission', "id", "formId", ${now} FROM erased
     ), announced AS (
-      INSERT INTO "OutboxEvent" ("accountId", "formId", "eventId", "type", "payload", "createdAt")
+      INSERT INTO "OutboxEvent" ("accountId", "formId", "eventId", "type", "payload", "createdAt", "traceparent")
       SELECT ${eraser.accountId}, erased."formId", e."eventId", 'submission.deleted',
              jsonb_build_object('id', e."eventId", 'type', 'submission.deleted', 'createdAt', ${at}::text,
                                 'data', jsonb_build_object('id', erased."id", 'formId', erased."formId", 'deletedAt', ${at}::text)),
-             ${now}
+             ${now}, ${currentTraceparent()}::text
       FROM erased JOIN unnest(${ids}::int[], ${ids.map(() => newEventId(now))}::text[]) AS e("id", "eventId") ON e."id" = erased."id"
     )
     SELECT "id", "formId" FROM erased ORDER BY "id"`));

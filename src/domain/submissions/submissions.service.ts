@@ -326,6 +326,7 @@ interface StoredSubmission extends Record<string, unknown> {
   eventType: string;
   eventPayload: string;
   eventCreatedAt: Date;
+  eventTraceparent: string | null;
 }
 
 /**
@@ -372,6 +373,7 @@ const storeSubmission = preparedQuery((_shape: null, values: StoredSubmission) =
         type: values.eventType,
         payload: values.eventPayload,
         createdAt: values.eventCreatedAt,
+        traceparent: values.eventTraceparent,
       }),
     )
     .selectFrom('created')
@@ -449,6 +451,7 @@ export async function ingestSubmission(
         eventType: event.type,
         eventPayload: event.payload,
         eventCreatedAt: event.createdAt,
+        eventTraceparent: event.traceparent,
       }),
     );
     if (!stored) throw new Error('the submission insert returned no row');

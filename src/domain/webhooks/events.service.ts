@@ -3,6 +3,7 @@ import { v5 as uuidv5 } from 'uuid';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { prismaSql } from '../../infra/db-driver.js';
 import { sqlBuilder } from '../../infra/sql.js';
+import { currentTraceparent } from '../../infra/trace-context.js';
 
 export type EventType = 'submission.created' | 'submission.deleted' | 'form.created' | 'form.updated' | 'form.archived';
 export const EVENT_TYPES: readonly EventType[] = ['submission.created', 'submission.deleted', 'form.created', 'form.updated', 'form.archived'];
@@ -39,6 +40,8 @@ export interface EventJob {
   accountId: number;
   formId: number;
   payload: EventPayload;
+  /** The trace of what recorded the event (decisions §7.5): the fan-out's and its jobs' spans continue it. */
+  traceparent?: string | null;
 }
 
 export interface WebhookDeliveryJob {
@@ -132,12 +135,13 @@ export function eventData(event: DomainEvent): Record<string, unknown> {
 
 /**
  * The row of an event in the outbox, which is also the event history (`GET /v1/events`, 30 days). The row's
- * createdAt is the payload's, so that the history's filters and order agree with what receivers saw.
+ * createdAt is the payload's, so that the history's filters and order agree with what receivers saw; its
+ * traceparent is the request's (or job's) that records it.
  */
 export function outboxRow(event: DomainEvent) {
   const createdAt = new Date();
   const payload: EventPayload = { id: newEventId(createdAt), type: event.type, createdAt: createdAt.toISOString(), data: eventData(event) };
-  return { accountId: event.accountId, formId: event.formId, eventId: payload.id, type: payload.type, payload: JSON.stringify(payload), createdAt };
+  return { accountId: event.accountId, formId: event.formId, eventId: payload.id, type: payload.type, payload: JSON.stringify(payload), createdAt, traceparent: currentTraceparent() };
 }
 
 /** The INSERT of an event into the outbox, a statement of its own (ingest writes the same row in its one statement). */

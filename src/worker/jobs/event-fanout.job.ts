@@ -6,6 +6,7 @@ import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type 
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
+import { currentTraceparent } from '../../infra/trace-context.js';
 
 /**
  * The fan-out: turns recorded events (`recordEvent`) into a WebhookDelivery per target (each matching subscription,
@@ -95,14 +96,14 @@ export interface FanoutResult {
 export async function fanOutInTransaction(deps: EventFanoutDeps, tx: SqlTransaction, jobs: EventJob[]): Promise<FanoutResult> {
   if (jobs.length === 0) return { deliveries: 0, emails: 0 };
   const rows: { event: EventJob; subscriptionId: number | null }[] = [];
-  const emails: { data: EmailJob; id: string }[] = [];
+  const emails: { data: EmailJob; id: string; traceparent: string | null }[] = [];
   for (const targets of await tx.sql(targetsSql(jobs))) {
     const event = jobs[Number(targets.i)]!;
     // The submission was erased before its event went out (contract §6.3): its data is told to no one.
     if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
     for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
     if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
-    for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind) });
+    for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind), traceparent: event.traceparent ?? null });
   }
   // An event whose form is gone (its account was deleted) has no row: nobody is left to tell.
   const deliveries = rows.length
@@ -118,13 +119,15 @@ export async function fanOutInTransaction(deps: EventFanoutDeps, tx: SqlTransact
                   AS t("accountId", "subscriptionId", "formId", "messageId", "eventId", "eventType", "payload")`,
           )
           .onConflict((conflict) => conflict.column('messageId').doNothing())
-          .returning(['id', 'subscriptionId', 'formId']),
+          .returning(['id', 'subscriptionId', 'formId', 'messageId']),
       )
     : [];
+  // Each delivery continues its event's trace (a new one may skip rows that exist: matched by message id).
+  const traceOf = new Map(rows.map((row) => [messageIdFor(row.event.payload.id, row.subscriptionId), row.event.traceparent ?? null]));
   await deps.queue.enqueueInTransaction<WebhookDeliveryJob>(
     tx,
     QUEUE.webhookDelivery,
-    deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId) })),
+    deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId), traceparent: traceOf.get(row.messageId) ?? null })),
   );
   await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
   return { deliveries: deliveries.length, emails: emails.length };
@@ -146,7 +149,8 @@ export function createEventFanoutHandler(deps: EventFanoutDeps): { batch: (jobs:
       await fanOutEvents(deps, jobs);
     },
     single: async (job) => {
-      await fanOutEvent(deps, job);
+      // Run as a job: its deliveries and emails continue this job's span.
+      await fanOutEvent(deps, { ...job, traceparent: currentTraceparent() ?? job.traceparent ?? null });
     },
   };
 }

@@ -1,4 +1,7 @@
 import { errorKind, logger } from '../../infra/log.js';
+import { formatTraceparent, parseTraceparent } from '../../infra/trace-context.js';
+import type { OpenSpan } from '../../infra/span.js';
+import { startSpan } from '../../infra/tracing.js';
 import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { EventJob } from '../../domain/webhooks/events.service.js';
@@ -29,7 +32,7 @@ const takeEvents = (tx: SqlTransaction, limit: number) =>
       .updateTable('OutboxEvent')
       .set({ relayedAt: sql`now()` })
       .where('id', 'in', (eb) => eb.selectFrom('OutboxEvent').select('id').where('relayedAt', 'is', null).orderBy('id').limit(limit).forUpdate().skipLocked())
-      .returning(['accountId', 'formId', 'payload'])
+      .returning(['accountId', 'formId', 'payload', 'traceparent'])
       // payload is jsonb (unknown to the generated types): the EventPayload that outboxRow wrote.
       .$castTo<EventJob>(),
   );
@@ -41,15 +44,36 @@ export interface RelayResult extends FanoutResult {
   queued: number;
 }
 
+/**
+ * Each event's fan-out continues the trace of what recorded it (the outbox row's traceparent): a span per event,
+ * whose context its deliveries' and emails' jobs carry, and a log line per event once the batch committed.
+ */
+const fanoutSpan = (event: EventJob): OpenSpan =>
+  startSpan('outbox process', parseTraceparent(event.traceparent), {
+    kind: 'consumer',
+    attributes: { 'messaging.system': 'outbox', 'messaging.operation.type': 'process', 'messaging.destination.name': 'outbox', 'event.type': event.payload.type },
+  });
+
 /** Takes up to `limit` events off the outbox and fans them out (or, failing that, queues them). */
 export async function relayEvents(deps: EventFanoutDeps, limit = RELAY_BATCH): Promise<RelayResult> {
   const { pipeline } = deps.db;
+  const started = performance.now();
+  let spans: { event: EventJob; span: OpenSpan }[] = [];
   try {
-    return await pipeline.transaction(async (tx) => {
+    const result = await pipeline.transaction(async (tx) => {
       const events = await takeEvents(tx, limit);
-      return { events: events.length, queued: 0, ...(await fanOutInTransaction(deps, tx, events)) };
+      spans = events.map((event) => ({ event, span: fanoutSpan(event) }));
+      const traced = spans.map(({ event, span }) => ({ ...event, traceparent: formatTraceparent(span.context) }));
+      return { events: events.length, queued: 0, ...(await fanOutInTransaction(deps, tx, traced)) };
     });
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    for (const { event, span } of spans) {
+      span.end();
+      if (deps.queue.logJobs) logger.info({ queue: 'outbox', eventType: event.payload.type, traceId: span.context.traceId, ms }, 'event fanned out');
+    }
+    return result;
   } catch (error) {
+    for (const { span } of spans) span.end({ failed: true });
     // The database being down fails this transaction too: the caller backs off and logs it.
     const queued = await pipeline.transaction(async (tx) => {
       const events = await takeEvents(tx, limit);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OutboxEvent" ADD COLUMN     "traceparent" TEXT;

@@ -1,0 +1,36 @@
+import type { Config } from '../config.js';
+import type { OpenSpan, SpanExporter, SpanOptions } from './span.js';
+import { childContext, type TraceContext } from './trace-context.js';
+
+/**
+ * Spans (decisions §7.5): a request's, the relay's fan-out of each event, each job's. Without an OTLP endpoint no
+ * OpenTelemetry module is even loaded (tracing-sdk.ts comes in by a dynamic import only when one is set): a span is
+ * then just a new context (the parent's trace id, a new span id) that log lines and jobs carry on, and nothing is
+ * exported or slower.
+ *
+ * Attributes are templates and bounded names only (a route template, a method, a status, a queue): never an id, a
+ * key, an email or a URL, as for metric labels.
+ */
+
+let exporter: SpanExporter | null = null;
+
+const untraced = (): void => undefined;
+
+/** Starts exporting spans when the configuration names an endpoint; a no-op (and no module loaded) otherwise. */
+export async function startTracing(config: Pick<Config, 'otelEndpoint' | 'otelServiceName'>, defaultServiceName: string): Promise<void> {
+  if (!config.otelEndpoint || exporter) return;
+  const { createSpanExporter } = await import('./tracing-sdk.js');
+  exporter = createSpanExporter(config.otelServiceName ?? defaultServiceName);
+}
+
+/** A span, child of `parent` (an incoming traceparent, a job's) or the root of a new trace. */
+export function startSpan(name: string, parent: TraceContext | null, options: SpanOptions): OpenSpan {
+  return exporter ? exporter.start(name, parent, options) : { context: childContext(parent), end: untraced };
+}
+
+/** Graceful shutdown: the spans still buffered are sent (bounded by the exporter's own timeout). */
+export async function stopTracing(): Promise<void> {
+  const stopping = exporter;
+  exporter = null;
+  await stopping?.shutdown();
+}
