@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
+import { startChildSpan } from './tracing.js';
 
 /**
  * The one way the service reaches a customer's URL (verification probes, webhook deliveries). A customer
@@ -324,86 +325,103 @@ export function createOutboundFetcher(config: Pick<Config, 'outboundTestResolve'
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  return {
-    async fetch(rawUrl, requestOptions = {}) {
-      const started = performance.now();
-      const latency = (): number => Math.round(performance.now() - started);
-      const fail = (reason: OutboundFailureReason): OutboundResult => ({ ok: false, reason, status: null, headers: null, body: null, latencyMs: latency() });
+  /**
+   * A client span per fetch while tracing exports (tracing.ts): the method, the final status or the failure's
+   * reason. Never the URL or the host: a receiver's address is its owner's secret.
+   */
+  async function tracedFetch(rawUrl: string, requestOptions: OutboundRequest = {}): Promise<OutboundResult> {
+    const method = requestOptions.method ?? 'GET';
+    const span = startChildSpan(method, { kind: 'client', attributes: { 'http.request.method': method } });
+    const result = await send(rawUrl, requestOptions);
+    span?.end({
+      attributes: { ...(result.status !== null && { 'http.response.status_code': result.status }), ...(!result.ok && { 'error.type': result.reason }) },
+      failed: !result.ok,
+    });
+    return result;
+  }
 
-      let url = parseAllowedUrl(rawUrl);
-      if (!url) return fail('blocked_address');
-      const allowed = new Set((requestOptions.allowedHosts ?? [url.hostname]).map((host) => normaliseHost(bareHost(host))));
-      const maxRedirects = Math.max(0, Math.min(requestOptions.maxRedirects ?? MAX_REDIRECTS, MAX_REDIRECTS));
-      let method = requestOptions.method ?? 'GET';
-      let body = requestOptions.body;
+  async function send(rawUrl: string, requestOptions: OutboundRequest): Promise<OutboundResult> {
+    const started = performance.now();
+    const latency = (): number => Math.round(performance.now() - started);
+    const fail = (reason: OutboundFailureReason): OutboundResult => ({ ok: false, reason, status: null, headers: null, body: null, latencyMs: latency() });
 
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), requestOptions.timeoutMs ?? defaultTimeoutMs);
-      const { request } = await loadUndici();
+    let url = parseAllowedUrl(rawUrl);
+    if (!url) return fail('blocked_address');
+    const allowed = new Set((requestOptions.allowedHosts ?? [url.hostname]).map((host) => normaliseHost(bareHost(host))));
+    const maxRedirects = Math.max(0, Math.min(requestOptions.maxRedirects ?? MAX_REDIRECTS, MAX_REDIRECTS));
+    let method = requestOptions.method ?? 'GET';
+    let body = requestOptions.body;
 
-      try {
-        for (let redirects = 0; ; redirects++) {
-          const hostname = normaliseHost(bareHost(url.hostname));
-          const dispatcher = await dispatcherFor(hostname, await pin(hostname, controller.signal));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), requestOptions.timeoutMs ?? defaultTimeoutMs);
+    const { request } = await loadUndici();
 
-          let response: Awaited<ReturnType<typeof request>>;
-          try {
-            response = await request(url, {
-              dispatcher,
-              method,
-              headers: { 'user-agent': 'widgets-gateway/1', ...requestOptions.headers },
-              body: method === 'GET' || method === 'HEAD' ? undefined : body,
-              signal: controller.signal,
-            });
-          } catch (error) {
-            if (controller.signal.aborted) return fail('timeout');
-            const own = error instanceof OutboundFailure ? error : (error as { cause?: unknown }).cause;
-            if (own instanceof OutboundFailure) return fail(own.reason);
-            return fail(classifyNetworkError(error));
-          }
+    try {
+      for (let redirects = 0; ; redirects++) {
+        const hostname = normaliseHost(bareHost(url.hostname));
+        const dispatcher = await dispatcherFor(hostname, await pin(hostname, controller.signal));
 
-          const { statusCode } = response;
-          const headers = flattenHeaders(response.headers);
-          const location = headers.location;
-          if (statusCode >= 300 && statusCode < 400 && location !== undefined) {
-            discard(response.body);
-            if (redirects >= maxRedirects) return fail('too_many_redirects');
-            const next = parseAllowedUrl(new URL(location, url));
-            if (!next || !allowed.has(normaliseHost(bareHost(next.hostname)))) return fail('redirect_off_host');
-            if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && method !== 'GET' && method !== 'HEAD')) {
-              method = 'GET';
-              body = undefined;
-            }
-            url = next;
-            continue;
-          }
-
-          const success = statusCode >= 200 && statusCode < 300;
-          const declared = Number(headers['content-length']);
-          if (success && Number.isFinite(declared) && declared > maxBodyBytes) {
-            discard(response.body);
-            return fail('body_too_large');
-          }
-          let text: string;
-          try {
-            text = await readCapped(response.body, maxBodyBytes, !success);
-          } catch (error) {
-            if (error instanceof OutboundFailure) return fail(error.reason);
-            if (controller.signal.aborted) return fail('timeout');
-            return fail(classifyNetworkError(error));
-          }
+        let response: Awaited<ReturnType<typeof request>>;
+        try {
+          response = await request(url, {
+            dispatcher,
+            method,
+            headers: { 'user-agent': 'widgets-gateway/1', ...requestOptions.headers },
+            body: method === 'GET' || method === 'HEAD' ? undefined : body,
+            signal: controller.signal,
+          });
+        } catch (error) {
           if (controller.signal.aborted) return fail('timeout');
-          if (!success) return { ok: false, reason: `http_${statusCode}`, status: statusCode, headers, body: text, latencyMs: latency() };
-          return { ok: true, status: statusCode, headers, body: text, latencyMs: latency() };
+          const own = error instanceof OutboundFailure ? error : (error as { cause?: unknown }).cause;
+          if (own instanceof OutboundFailure) return fail(own.reason);
+          return fail(classifyNetworkError(error));
         }
-      } catch (error) {
-        if (error instanceof OutboundFailure) return fail(error.reason);
+
+        const { statusCode } = response;
+        const headers = flattenHeaders(response.headers);
+        const location = headers.location;
+        if (statusCode >= 300 && statusCode < 400 && location !== undefined) {
+          discard(response.body);
+          if (redirects >= maxRedirects) return fail('too_many_redirects');
+          const next = parseAllowedUrl(new URL(location, url));
+          if (!next || !allowed.has(normaliseHost(bareHost(next.hostname)))) return fail('redirect_off_host');
+          if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && method !== 'GET' && method !== 'HEAD')) {
+            method = 'GET';
+            body = undefined;
+          }
+          url = next;
+          continue;
+        }
+
+        const success = statusCode >= 200 && statusCode < 300;
+        const declared = Number(headers['content-length']);
+        if (success && Number.isFinite(declared) && declared > maxBodyBytes) {
+          discard(response.body);
+          return fail('body_too_large');
+        }
+        let text: string;
+        try {
+          text = await readCapped(response.body, maxBodyBytes, !success);
+        } catch (error) {
+          if (error instanceof OutboundFailure) return fail(error.reason);
+          if (controller.signal.aborted) return fail('timeout');
+          return fail(classifyNetworkError(error));
+        }
         if (controller.signal.aborted) return fail('timeout');
-        return fail('connection_error');
-      } finally {
-        clearTimeout(timer);
+        if (!success) return { ok: false, reason: `http_${statusCode}`, status: statusCode, headers, body: text, latencyMs: latency() };
+        return { ok: true, status: statusCode, headers, body: text, latencyMs: latency() };
       }
-    },
+    } catch (error) {
+      if (error instanceof OutboundFailure) return fail(error.reason);
+      if (controller.signal.aborted) return fail('timeout');
+      return fail('connection_error');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    fetch: tracedFetch,
     async close() {
       const closing = [...dispatchers.values()];
       dispatchers.clear();

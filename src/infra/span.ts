@@ -5,7 +5,7 @@ import type { TraceContext } from './trace-context.js';
 export type SpanAttributes = Record<string, string | number | boolean>;
 
 export interface SpanOptions {
-  kind: 'server' | 'consumer';
+  kind: 'server' | 'consumer' | 'client' | 'internal';
   attributes?: SpanAttributes;
 }
 

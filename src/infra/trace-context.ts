@@ -68,6 +68,8 @@ const current = new AsyncLocalStorage<TraceContext>();
 
 export const runInTrace = <T>(context: TraceContext, work: () => T): T => current.run(context, work);
 
+export const currentTrace = (): TraceContext | null => current.getStore() ?? null;
+
 /** The `traceparent` of the work under way, for a row or job it causes; null outside any. */
 export function currentTraceparent(): string | null {
   const context = current.getStore();

@@ -3,7 +3,9 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { TraceContext } from './trace-context.js';
-import type { SpanExporter } from './span.js';
+import type { SpanExporter, SpanOptions } from './span.js';
+
+const KIND: Record<SpanOptions['kind'], SpanKind> = { server: SpanKind.SERVER, consumer: SpanKind.CONSUMER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL };
 
 /**
  * The OpenTelemetry side of tracing.ts, imported only when an OTLP endpoint is configured. OTLP over HTTP with JSON
@@ -23,7 +25,7 @@ export function createSpanExporter(serviceName: string): SpanExporter {
     parent ? trace.setSpanContext(ROOT_CONTEXT, { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true }) : ROOT_CONTEXT;
   return {
     start(name, parent, options) {
-      const span = tracer.startSpan(name, { kind: options.kind === 'server' ? SpanKind.SERVER : SpanKind.CONSUMER, ...(options.attributes && { attributes: options.attributes }) }, parentOf(parent));
+      const span = tracer.startSpan(name, { kind: KIND[options.kind], ...(options.attributes && { attributes: options.attributes }) }, parentOf(parent));
       const { traceId, spanId, traceFlags } = span.spanContext();
       return {
         context: { traceId, spanId, sampled: (traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED },

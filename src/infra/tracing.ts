@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { OpenSpan, SpanExporter, SpanOptions } from './span.js';
-import { childContext, type TraceContext } from './trace-context.js';
+import { childContext, currentTrace, type TraceContext } from './trace-context.js';
 
 /**
  * Spans (decisions §7.5): a request's, the relay's fan-out of each event, each job's. Without an OTLP endpoint no
@@ -26,6 +26,14 @@ export async function startTracing(config: Pick<Config, 'otelEndpoint' | 'otelSe
 /** A span, child of `parent` (an incoming traceparent, a job's) or the root of a new trace. */
 export function startSpan(name: string, parent: TraceContext | null, options: SpanOptions): OpenSpan {
   return exporter ? exporter.start(name, parent, options) : { context: childContext(parent), end: untraced };
+}
+
+/**
+ * A span inside the work under way (a GraphQL execution, an outbound fetch), child of its context. Only while
+ * exporting: otherwise nothing (such a span hands its context to nothing, so it needs no ids either).
+ */
+export function startChildSpan(name: string, options: SpanOptions): OpenSpan | null {
+  return exporter ? exporter.start(name, currentTrace(), options) : null;
 }
 
 /** Graceful shutdown: the spans still buffered are sent (bounded by the exporter's own timeout). */

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_SECRET_KEY } from '../support/seed.js';
+import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { killAll, startProcess, type ServiceProcess } from '../chaos/processes.js';
 
 /**
@@ -77,9 +78,13 @@ const otelPackages = (service: ServiceProcess): string[] => [...service.output()
 const ALWAYS = ['@opentelemetry/api'];
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT_ID = 'b7ad6b7169203331';
+const GRAPHQL_TRACE_ID = '5b8aa5a2d2c872e8321cf37308d69df2';
 
-/** One set of service processes with their own database; `otel` sets OTEL_EXPORTER_OTLP_ENDPOINT. */
-async function startServices(otel: string | null): Promise<{ processes: ServiceProcess[]; gateway: ServiceProcess; close(): Promise<void> }> {
+/**
+ * One set of service processes with their own database; `otel` sets OTEL_EXPORTER_OTLP_ENDPOINT, `webhooks` lets
+ * deliveries reach the local HTTPS receiver as `receiver.test`.
+ */
+async function startServices(otel: string | null, webhooks?: TestHttpsServer): Promise<{ processes: ServiceProcess[]; gateway: ServiceProcess; close(): Promise<void> }> {
   const db: TestDatabase | null = process.env.DATABASE_URL ? await createTestDatabase() : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'wg-tracing-'));
   const env: Record<string, string> = {
@@ -89,6 +94,7 @@ async function startServices(otel: string | null): Promise<{ processes: ServiceP
     NODE_OPTIONS: WATCH,
     ...(db?.url && { DATABASE_URL: db.url }),
     ...(otel && { OTEL_EXPORTER_OTLP_ENDPOINT: otel }),
+    ...(webhooks && { OUTBOUND_TEST_RESOLVE: webhooks.resolveFor('receiver.test'), OUTBOUND_TEST_CA: webhooks.caFile }),
   };
   // On PostgreSQL the jobs run in a worker process of their own, as deployed; traced, each process exports.
   const separateWorker = db !== null && otel !== null;
@@ -109,11 +115,15 @@ type Line = Record<string, unknown>;
 const linesOf = (processes: ServiceProcess[]): Line[] =>
   processes.flatMap((p) => p.output().split('\n')).filter((text) => text.startsWith('{')).map((text) => JSON.parse(text) as Line);
 
+const demoKey = (gateway: ServiceProcess): string => {
+  const key = /demo API key \(all scopes\): (\S+)/.exec(gateway.output())?.[1];
+  if (!key) throw new Error(`no demo key banner:\n${gateway.output()}`);
+  return key;
+};
+
 /** Sends a traced ingest (and a traced read) with the demo key, and waits until the job lines of the ingest are logged. */
-async function ingestTraced(services: { processes: ServiceProcess[]; gateway: ServiceProcess }): Promise<{ formId: number }> {
-  const key = /demo API key \(all scopes\): (\S+)/.exec(services.gateway.output())?.[1];
-  expect(key, 'the demo key banner').toBeDefined();
-  const headers = { authorization: `Bearer ${key}`, traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, 'content-type': 'application/json' };
+async function ingestTraced(services: { processes: ServiceProcess[]; gateway: ServiceProcess }, webhook = false): Promise<{ formId: number }> {
+  const headers = { authorization: `Bearer ${demoKey(services.gateway)}`, traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, 'content-type': 'application/json' };
   const forms = (await (await fetch(`${services.gateway.baseUrl}/v1/forms`, { headers })).json()) as { data: { id: number }[] };
   const formId = forms.data[0]!.id;
   const ingest = await fetch(`${services.gateway.baseUrl}/v1/forms/${formId}/submissions`, {
@@ -127,19 +137,41 @@ async function ingestTraced(services: { processes: ServiceProcess[]; gateway: Se
     timeout: 30_000,
     interval: 200,
   });
+  if (webhook) {
+    await vi.waitFor(() => expect(linesOf(services.processes).filter((line) => line.msg === 'job done' && line.queue === 'webhook.deliver')).toHaveLength(1), {
+      timeout: 30_000,
+      interval: 200,
+    });
+  }
   return { formId };
 }
 
 describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let webhooks: TestHttpsServer;
   let services: Awaited<ReturnType<typeof startServices>>;
   let formId: number;
   let lines: Line[];
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    services = await startServices(receiver.url);
-    ({ formId } = await ingestTraced(services));
+    webhooks = await startHttpsServer({ hostnames: ['receiver.test'] });
+    webhooks.handle('/secret-path', { status: 200 });
+    services = await startServices(receiver.url, webhooks);
+    const key = demoKey(services.gateway);
+    const subscribed = await fetch(`${services.gateway.baseUrl}/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://receiver.test/secret-path', event: 'submission.created' }),
+    });
+    expect(subscribed.status).toBe(201);
+    const graphql = await fetch(`${services.gateway.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', traceparent: `00-${GRAPHQL_TRACE_ID}-${PARENT_ID}-01` },
+      body: JSON.stringify({ query: 'query Named { __typename }' }),
+    });
+    expect(graphql.status).toBe(200);
+    ({ formId } = await ingestTraced(services, true));
     // Graceful stops flush the batched spans.
     for (const service of services.processes) service.child.kill('SIGTERM');
     for (const service of services.processes) expect((await service.exited).code).toBe(0);
@@ -149,6 +181,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   afterAll(async () => {
     await services?.close();
     receiver?.server.close();
+    await webhooks?.close();
   });
 
   it('loads the SDK and exports the request span: incoming trace id and parent, route template, status, no id in any attribute', () => {
@@ -164,7 +197,15 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     // Nothing raw anywhere: no path with the form's id, no key, address or URL in a span's name or attribute.
     const text = JSON.stringify(receiver.spans.map(({ name, attributes }) => ({ name, attributes })));
     expect(text).not.toContain(`/forms/${formId}`);
-    expect(text).not.toMatch(/@|https?:|wg_|Bearer/);
+    expect(text).not.toMatch(/@|https?:|receiver\.test|secret-path|wg_|Bearer|Named/);
+  });
+
+  it('has a span for a GraphQL execution inside its request\'s', () => {
+    const request = receiver.spans.find((span) => span.name === 'POST /graphql');
+    expect(request).toMatchObject({ traceId: GRAPHQL_TRACE_ID, parentSpanId: PARENT_ID });
+    const execution = receiver.spans.find((span) => span.name === 'graphql query');
+    expect(execution).toMatchObject({ traceId: GRAPHQL_TRACE_ID, parentSpanId: request!.spanId });
+    expect(execution?.attributes).toStrictEqual({ 'graphql.operation.type': 'query' });
   });
 
   it("continues the request's trace in the worker: the fan-out and the email jobs are its descendants", () => {
@@ -184,12 +225,18 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       expect(email).toMatchObject({ service: worker, traceId: TRACE_ID, parentSpanId: fanout!.spanId });
       expect(email.attributes).toStrictEqual({ 'messaging.system': 'pg-boss', 'messaging.operation.type': 'process', 'messaging.destination.name': 'email.send' });
     }
+    // The delivery, and its POST to the receiver: method and status only, never the address.
+    const delivery = receiver.spans.find((span) => span.name === 'webhook.deliver process');
+    expect(delivery).toMatchObject({ service: worker, traceId: TRACE_ID, parentSpanId: fanout!.spanId });
+    const post = receiver.spans.find((span) => span.name === 'POST' && span.traceId === TRACE_ID);
+    expect(post).toMatchObject({ service: worker, parentSpanId: delivery!.spanId });
+    expect(post?.attributes).toStrictEqual({ 'http.request.method': 'POST', 'http.response.status_code': 200 });
   });
 
   it("logs the request's trace id on its line and on the lines of the jobs it caused", () => {
     expect(lines.find((line) => line.requestId === 'traced-ingest')).toMatchObject({ traceId: TRACE_ID, status: 201 });
     expect(lines.find((line) => line.msg === 'event fanned out')).toMatchObject({ traceId: TRACE_ID, eventType: 'submission.created' });
-    const jobs = lines.filter((line) => line.msg === 'job done' && line.queue === 'email.send');
+    const jobs = lines.filter((line) => line.msg === 'job done' && (line.queue === 'email.send' || line.queue === 'webhook.deliver'));
     expect(jobs.length).toBeGreaterThan(0);
     expect(new Set(jobs.map((line) => line.traceId))).toStrictEqual(new Set([TRACE_ID]));
   });
