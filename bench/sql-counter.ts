@@ -22,6 +22,18 @@ export interface SqlCounter {
   texts(): Map<string, number>;
   /** How many statements since the last `reset` had a whole text (whitespace collapsed) matching `pattern`. */
   countMatching(pattern: RegExp): number;
+  /**
+   * Statement texts (as `texts`) with the milliseconds they took since the last `reset`: from the statement's
+   * Sync (or simple Query) reaching the proxy, or the previous answer on that connection if later, to its
+   * ReadyForQuery coming back. Wall time, the round trip over loopback included: on a busy machine it grows with the
+   * load; it says which statements weigh, not what they cost alone.
+   */
+  timings(): Map<string, number>;
+  /**
+   * The local ports of every connection the proxy opened to the server so far: PostgreSQL's `client_port` of the
+   * backends serving its clients (backend-cpu.ts measures those alone).
+   */
+  upstreamPorts(): ReadonlySet<number>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -36,17 +48,27 @@ function cString(buffer: Buffer, start: number): [string, number] {
 export async function startSqlCounter(target: { host: string; port: number }, options: { ignore?: RegExp } = {}): Promise<SqlCounter> {
   let statements = 0;
   let tally = new Map<string, number>();
+  let elapsed = new Map<string, number>();
   const sockets = new Set<net.Socket>();
+  const ports = new Set<number>();
 
-  const record = (text: string): void => {
-    if (options.ignore?.test(text)) return;
+  /** The key a statement is counted under, or null when ignored. */
+  const record = (text: string): string | null => {
+    if (options.ignore?.test(text)) return null;
     statements++;
     const key = text.replace(/\s+/g, ' ').trim();
     tally.set(key, (tally.get(key) ?? 0) + 1);
+    return key;
+  };
+  const spent = (keys: string[], ms: number): void => {
+    for (const key of keys) elapsed.set(key, (elapsed.get(key) ?? 0) + ms / keys.length);
   };
 
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
+    upstream.once('connect', () => {
+      if (upstream.localPort !== undefined) ports.add(upstream.localPort);
+    });
     sockets.add(client);
     sockets.add(upstream);
     client.setNoDelay(true);
@@ -56,6 +78,13 @@ export async function startSqlCounter(target: { host: string; port: number }, op
     let pending: Buffer = Buffer.alloc(0);
     const statementsByName = new Map<string, string>();
     const portals = new Map<string, string>();
+    // Statements executed since the last Sync, then each Sync's (or Query's) statements awaiting their ReadyForQuery.
+    let executed: string[] = [];
+    const awaiting: { keys: string[]; at: number }[] = [];
+    let lastReadyAt = 0;
+    let sslAnswerPending = false;
+    let answers: Buffer = Buffer.alloc(0);
+    let answersTyped = false;
 
     const parse = (): void => {
       for (;;) {
@@ -64,6 +93,8 @@ export async function startSqlCounter(target: { host: string; port: number }, op
           const length = pending.readInt32BE(0);
           if (pending.length < length) return;
           const code = pending.readInt32BE(4);
+          if (code === SSL_REQUEST || code === GSS_REQUEST) sslAnswerPending = true;
+          else if (code !== CANCEL_REQUEST) answersTyped = true;
           pending = pending.subarray(length);
           if (code !== SSL_REQUEST && code !== GSS_REQUEST && code !== CANCEL_REQUEST) untyped = false;
           continue;
@@ -74,7 +105,11 @@ export async function startSqlCounter(target: { host: string; port: number }, op
         if (pending.length < 1 + length) return;
         const body = pending.subarray(5, 1 + length);
         if (type === 'Q') {
-          record(cString(body, 0)[0]);
+          const key = record(cString(body, 0)[0]);
+          awaiting.push({ keys: key === null ? [] : [key], at: performance.now() });
+        } else if (type === 'S') {
+          awaiting.push({ keys: executed, at: performance.now() });
+          executed = [];
         } else if (type === 'P') {
           const [name, next] = cString(body, 0);
           statementsByName.set(name, cString(body, next)[0]);
@@ -82,7 +117,8 @@ export async function startSqlCounter(target: { host: string; port: number }, op
           const [portal, next] = cString(body, 0);
           portals.set(portal, statementsByName.get(cString(body, next)[0]) ?? '?');
         } else if (type === 'E') {
-          record(portals.get(cString(body, 0)[0]) ?? '?');
+          const key = record(portals.get(cString(body, 0)[0]) ?? '?');
+          if (key !== null) executed.push(key);
         }
         pending = pending.subarray(1 + length);
       }
@@ -93,7 +129,32 @@ export async function startSqlCounter(target: { host: string; port: number }, op
       parse();
       upstream.write(chunk);
     });
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    // The server's answers, read for their ReadyForQuery ('Z') only.
+    const parseAnswers = (): void => {
+      for (;;) {
+        if (sslAnswerPending) {
+          if (answers.length < 1) return;
+          answers = answers.subarray(1);
+          sslAnswerPending = false;
+          continue;
+        }
+        if (!answersTyped || answers.length < 5) return;
+        const length = answers.readInt32BE(1);
+        if (answers.length < 1 + length) return;
+        if (answers[0] === 0x5a) {
+          const now = performance.now();
+          const done = awaiting.shift();
+          if (done?.keys.length) spent(done.keys, now - Math.max(done.at, lastReadyAt));
+          lastReadyAt = now;
+        }
+        answers = answers.subarray(1 + length);
+      }
+    };
+    upstream.on('data', (chunk: Buffer) => {
+      answers = answers.length ? Buffer.concat([answers, chunk]) : chunk;
+      parseAnswers();
+      client.write(chunk);
+    });
     const closeBoth = (): void => {
       client.destroy();
       upstream.destroy();
@@ -120,10 +181,17 @@ export async function startSqlCounter(target: { host: string; port: number }, op
       for (const [text, n] of tally) short.set(text.slice(0, 160), (short.get(text.slice(0, 160)) ?? 0) + n);
       return short;
     },
+    timings: () => {
+      const short = new Map<string, number>();
+      for (const [text, ms] of elapsed) short.set(text.slice(0, 160), (short.get(text.slice(0, 160)) ?? 0) + ms);
+      return short;
+    },
     countMatching: (pattern) => [...tally].filter(([text]) => pattern.test(text)).reduce((sum, [, n]) => sum + n, 0),
+    upstreamPorts: () => ports,
     reset: () => {
       statements = 0;
       tally = new Map();
+      elapsed = new Map();
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

@@ -23,7 +23,8 @@ export interface BackendCpu {
   stop(): Promise<number | null>;
 }
 
-export async function measureBackendCpu(url: string, everyMs = 200): Promise<BackendCpu> {
+/** `clientPorts`: only the backends whose client connected from one of these local ports (a proxy's, sql-counter.ts). */
+export async function measureBackendCpu(url: string, everyMs = 200, clientPorts?: () => ReadonlySet<number>): Promise<BackendCpu> {
   const database = new URL(url).pathname.slice(1);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -32,8 +33,13 @@ export async function measureBackendCpu(url: string, everyMs = 200): Promise<Bac
   // No backend's /proc entry read at all: PostgreSQL runs elsewhere (one that ended since the lookup is skipped).
   let readable = false;
   const sample = async (first: boolean): Promise<void> => {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
-    for (const { pid } of rows) {
+    const { rows } = await client.query<{ pid: number; port: number | null }>(
+      'SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [database],
+    );
+    const ports = clientPorts?.();
+    for (const { pid, port } of rows) {
+      if (ports && (port === null || !ports.has(port))) continue;
       const now = cpuMs(pid);
       if (now === null) continue;
       readable = true;
