@@ -18,8 +18,8 @@ export interface SqlCounter {
   port: number;
   /** Statements executed since start (or the last `reset`). */
   count(): number;
-  /** Statement texts (whitespace collapsed, the first 160 characters) with how often each ran since the last `reset`. */
-  texts(): Map<string, number>;
+  /** Statement texts (whitespace collapsed, the first `chars`: 160) with how often each ran since the last `reset`. */
+  texts(chars?: number): Map<string, number>;
   /** How many statements since the last `reset` had a whole text (whitespace collapsed) matching `pattern`. */
   countMatching(pattern: RegExp): number;
   /**
@@ -28,7 +28,7 @@ export interface SqlCounter {
    * ReadyForQuery coming back. Wall time, the round trip over loopback included: on a busy machine it grows with the
    * load; it says which statements weigh, not what they cost alone.
    */
-  timings(): Map<string, number>;
+  timings(chars?: number): Map<string, number>;
   /**
    * The local ports of every connection the proxy opened to the server so far: PostgreSQL's `client_port` of the
    * backends serving its clients (backend-cpu.ts measures those alone).
@@ -176,14 +176,14 @@ export async function startSqlCounter(target: { host: string; port: number }, op
   return {
     port: address.port,
     count: () => statements,
-    texts: () => {
+    texts: (chars = 160) => {
       const short = new Map<string, number>();
-      for (const [text, n] of tally) short.set(text.slice(0, 160), (short.get(text.slice(0, 160)) ?? 0) + n);
+      for (const [text, n] of tally) short.set(text.slice(0, chars), (short.get(text.slice(0, chars)) ?? 0) + n);
       return short;
     },
-    timings: () => {
+    timings: (chars = 160) => {
       const short = new Map<string, number>();
-      for (const [text, ms] of elapsed) short.set(text.slice(0, 160), (short.get(text.slice(0, 160)) ?? 0) + ms);
+      for (const [text, ms] of elapsed) short.set(text.slice(0, chars), (short.get(text.slice(0, chars)) ?? 0) + ms);
       return short;
     },
     countMatching: (pattern) => [...tally].filter(([text]) => pattern.test(text)).reduce((sum, [, n]) => sum + n, 0),

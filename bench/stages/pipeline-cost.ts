@@ -7,6 +7,7 @@ import { startSqlCounter } from '../sql-counter.js';
 import { generateWebhookSecret } from '../../src/infra/secrets.js';
 import { cpuMs, measureBackendCpu } from './backend-cpu.js';
 import type { StageContext } from './stage.js';
+import { kindOf } from './statement-kinds.js';
 import { HOST, ingestAtRate, startReceiver, startWorkerProcess, waitUntil } from './webhook-load.js';
 
 /**
@@ -58,22 +59,6 @@ export function pipelineCostTables(cost: PipelineCostFigures): Record<string, Re
     pipelineStatementsByKind: Object.entries(statementsByKind).map(([kind, figures]) => ({ kind, ...figures })),
     pipelineTopStatements: topStatements.map(({ text, ...figures }) => ({ ...figures, text: text.replace(/\|/g, '¦') })),
   };
-}
-
-/** What a statement is for, from its text (pg-boss's fetch names its queue in the SQL; its insert and complete do not). */
-function kindOf(text: string): string {
-  if (/^(BEGIN|COMMIT|ROLLBACK)\b/i.test(text)) return 'transaction control';
-  if (/"OutboxEvent"/.test(text)) return 'relay: take events';
-  if (/WITH ev AS|INSERT INTO "WebhookDelivery"/i.test(text)) return 'fan-out: targets, deliveries';
-  if (/"WebhookDelivery"/.test(text)) return 'delivery: read, record';
-  if (/"Submission"/.test(text)) return 'email: read';
-  if (/pgboss/i.test(text)) {
-    for (const queue of ['webhook.deliver', 'email.send']) if (text.includes(`'${queue}'`)) return `queue ${queue}: fetch`;
-    if (/INSERT INTO pgboss/i.test(text)) return 'queue: insert jobs';
-    if (/state = 'completed'/.test(text)) return 'queue: complete jobs';
-    return 'queue: other (polls of other queues, maintenance)';
-  }
-  return 'other';
 }
 
 async function setUp(url: string, accountId: number): Promise<{ path: string; secret: string }[]> {
@@ -132,9 +117,10 @@ export async function pipelineCostRun(context: StageContext): Promise<PipelineCo
     const postgresMs = await postgresCpu.stop();
     const workerCpuAfter = cpuMs(worker.pid);
     const statements = counter.count();
-    const texts = counter.texts();
+    // Whole texts: what a statement is for may show only past its first 160 characters.
+    const texts = counter.texts(Infinity);
     const perIngest = (value: number | null): number | null => (value === null || acknowledged === 0 ? null : value / acknowledged);
-    const timings = counter.timings();
+    const timings = counter.timings(Infinity);
     const byKind: Record<string, { n: number; ms: number }> = {};
     for (const [text, n] of texts) {
       const kind = (byKind[kindOf(text)] ??= { n: 0, ms: 0 });
@@ -159,7 +145,7 @@ export async function pipelineCostRun(context: StageContext): Promise<PipelineCo
       postgresCpuMsPerIngest: round(perIngest(postgresMs), 3),
       workerCpuMsPerIngest: round(perIngest(workerCpuBefore === null || workerCpuAfter === null ? null : workerCpuAfter - workerCpuBefore), 3),
       topStatements: [...texts]
-        .map(([text, n]) => ({ perIngest: round(perIngest(n), 3)!, msPerIngest: round(perIngest(timings.get(text) ?? 0), 3)!, text }))
+        .map(([text, n]) => ({ perIngest: round(perIngest(n), 3)!, msPerIngest: round(perIngest(timings.get(text) ?? 0), 3)!, text: text.slice(0, 160) }))
         .sort((a, b) => b.msPerIngest - a.msPerIngest)
         .slice(0, 15),
     };

@@ -28,6 +28,13 @@ export interface ConcurrentWorkOptions {
 /** A fetch is worth a statement once this share of the slots is free (or nothing runs). */
 const REFILL_SHARE = 4;
 
+/**
+ * How long the first job to end waits for others before their completions are written (one statement for all): jobs
+ * fetched together end a few ms apart (each receiver answers in its own time), and written as each ended they cost a
+ * statement apiece. A crash in this window re-runs them, as one between a job's end and its completion always could.
+ */
+export const SETTLE_GATHER_MS = 10;
+
 export class ConcurrentWorker<T extends object> {
   private readonly running = new Map<string, Job<T>>();
   private readonly groups = new Map<string, number>();
@@ -135,9 +142,13 @@ export class ConcurrentWorker<T extends object> {
     if (this.running.size === 0) this.idle?.();
   }
 
-  /** Writes the completions (and failures) gathered so far, one statement per kind; one write at a time. */
-  private settle(): Promise<void> {
+  /**
+   * Writes the completions (and failures) gathered so far, one statement per kind; one write at a time. `gather`: the
+   * first of them waits SETTLE_GATHER_MS for the jobs ending after it (not when the worker stops).
+   */
+  private settle(gather = true): Promise<void> {
     this.settling ??= (async () => {
+      if (gather && !this.stopping) await new Promise((resolve) => setTimeout(resolve, SETTLE_GATHER_MS));
       while (this.finished.length || this.failed.length) {
         const finished = this.finished;
         const failed = this.failed;
@@ -186,7 +197,7 @@ export class ConcurrentWorker<T extends object> {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
       ]));
     clearTimeout(timer);
-    await this.settle();
+    await this.settle(false);
     const cut = [...this.running.values()];
     if (cut.length) {
       await this.boss

@@ -4,7 +4,7 @@ import { createEmailJobHandler, createEmailSender, type EmailSender } from './jo
 import { createErasureJobHandler } from './jobs/erasure.job.js';
 import { createEventFanoutHandler } from './jobs/event-fanout.job.js';
 import type { ErasureJob } from '../domain/submissions/erasure-requests.service.js';
-import { startEventRelay } from './jobs/event-relay.js';
+import { startEventRelay, type EventRelayOptions } from './jobs/event-relay.js';
 import type { EmailJob, EventJob } from '../domain/webhooks/events.service.js';
 import { QUEUE, queueConnections, startJobQueue, type JobQueue, type JobQueueOptions } from '../infra/jobs.js';
 import { createOutboundFetcher, type OutboundFetcher } from '../infra/outbound-fetch.js';
@@ -41,6 +41,8 @@ export interface WorkerDeps {
   pollingIntervalSeconds?: number;
   /** Passed to the queue the worker starts (tests: fast crash recovery). */
   queueOptions?: Pick<JobQueueOptions, 'superviseIntervalSeconds' | 'queueOverrides'>;
+  /** Tests: the outbox relay's polling (a test counting statements leaves out its idle passes). */
+  relay?: EventRelayOptions;
 }
 
 export interface RunningWorker {
@@ -115,7 +117,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { batchSize: 1, pollingIntervalSeconds: 30 },
   );
   await queue.schedule(QUEUE.retention, RETENTION_SCHEDULE);
-  const relay = startEventRelay(fanoutDeps);
+  const relay = startEventRelay(fanoutDeps, deps.relay);
 
   let stopped = false;
   return {

@@ -1,6 +1,7 @@
 import type { Database } from '../../infra/db.js';
 import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { Submission } from '../../generated/prisma/client.js';
+import type { RawBuilder } from 'kysely';
 import { rawStatement, sql, sqlBuilder } from '../../infra/sql.js';
 import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
@@ -28,10 +29,10 @@ export interface EventFanoutDeps {
   phi: PhiCipher;
 }
 
-/** The event's submission and its stored data are null for form events. */
-interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'> {
-  /** The event's index in the batch. */
-  i: number;
+/** One event with what its fan-out needs; the submission and its stored data are null for form events. */
+export interface EventTargets extends EventJob, Pick<Submission, 'formData' | 'formDataCiphertext' | 'formDataKeyId'> {
+  /** False when the event's form is gone (its account was deleted): nobody is left to tell. */
+  formFound: boolean;
   hasWebhookUrl: boolean;
   ownerEmail: string | null;
   fields: unknown;
@@ -40,42 +41,62 @@ interface Targets extends Pick<Submission, 'formData' | 'formDataCiphertext' | '
 }
 
 /**
- * Each event's form, its owner's address, the listening subscriptions and the submission, as ONE select for the
- * whole batch (a row per event whose form still exists). Raw SQL, typed by its row: the batch unnested into rows
- * with a column list, a CTE locked FOR SHARE OF one table and a correlated array_agg would be raw pieces in
- * Kysely too, around a few joins.
+ * The `ev` CTE of queued events (the `event.fanout` jobs): ("accountId", "formId", "payload", "traceparent") from parameters.
  */
-function targetsSql(jobs: EventJob[]) {
-  const submissionIds = jobs.map(({ payload }) => (payload.type === 'submission.created' ? Number(payload.data.id) : null));
+const queuedEvents = (jobs: EventJob[]) => sql`ev AS (
+  SELECT "accountId", "formId", "payload"::jsonb AS "payload", "traceparent"
+  FROM unnest(${jobs.map((job) => job.accountId)}::int[], ${jobs.map((job) => job.formId)}::int[], ${jobs.map((job) => JSON.stringify(job.payload))}::text[],
+              ${jobs.map((job) => job.traceparent ?? null)}::text[])
+    AS q("accountId", "formId", "payload", "traceparent"))`;
+
+/**
+ * The `ev` CTE of the relay: up to `limit` events taken off the outbox (marked relayed; the rows stay as the event
+ * history), one pass of the outbox shared by relays on several workers (SKIP LOCKED).
+ */
+export const takenEvents = (limit: number) => sql`taken AS (
+  UPDATE "OutboxEvent" SET "relayedAt" = now()
+  WHERE "id" IN (SELECT "id" FROM "OutboxEvent" WHERE "relayedAt" IS NULL ORDER BY "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+  RETURNING "accountId", "formId", "payload", "traceparent"),
+  ev AS (SELECT * FROM taken)`;
+
+/**
+ * Each event of `events` (an `ev` CTE: queuedEvents, takenEvents) with its form, its owner's address, the listening
+ * subscriptions and the submission, as ONE statement for the whole batch: the relay takes its events off the outbox
+ * in it too. A row per event, its form found or not. Raw SQL, typed by its row: a data-modifying CTE, a CTE locked FOR
+ * SHARE OF one table and a correlated array_agg would be raw pieces in Kysely too, around a few joins.
+ */
+export function targetsSql(events: RawBuilder<unknown>) {
   // The submissions are locked (FOR SHARE) until this fan-out commits: an erasure's DELETE waits for it, then
-  // scrubs the deliveries written here; a fan-out after the erasure finds no row and announces nothing.
-  return rawStatement(sql<Targets>`
-    WITH ev AS (
-      SELECT * FROM unnest(${jobs.map((_, i) => i)}::int[], ${jobs.map((job) => job.accountId)}::int[], ${jobs.map((job) => job.formId)}::int[],
-                           ${jobs.map((job) => job.payload.type)}::text[], ${submissionIds}::int[], ${jobs.map((job) => job.payload.createdAt)}::text[])
-        AS ev("i", "accountId", "formId", "type", "submissionId", "createdAt")
+  // scrubs the deliveries written here; a fan-out after the erasure finds no row and announces nothing. An event
+  // whose data.id is no number fails the statement (22P02), and the relay queues its batch (event-relay.ts).
+  return rawStatement(sql<EventTargets>`
+    WITH ${events},
+    evt AS (
+      SELECT ev."accountId", ev."formId", ev."payload", ev."traceparent", ev."payload"->>'type' AS "type", ev."payload"->>'createdAt' AS "createdAt",
+             CASE WHEN ev."payload"->>'type' = 'submission.created' THEN (ev."payload"->'data'->>'id')::int END AS "submissionId"
+      FROM ev
     ),
     sub AS (
       SELECT s."id", s."formData", s."formDataCiphertext", s."formDataKeyId", s."formId"
-      FROM "Submission" s JOIN ev ON s."id" = ev."submissionId" AND s."formId" = ev."formId"
+      FROM "Submission" s JOIN evt ON s."id" = evt."submissionId" AND s."formId" = evt."formId"
       FOR SHARE OF s
     )
-    SELECT ev."i",
-           (f."webhookUrl" IS NOT NULL AND ev."type" = 'submission.created') AS "hasWebhookUrl",
+    SELECT evt."accountId", evt."formId", evt."payload", evt."traceparent", (f."id" IS NOT NULL) AS "formFound",
+           (f."webhookUrl" IS NOT NULL AND evt."type" = 'submission.created') AS "hasWebhookUrl",
            a."ownerEmail" AS "ownerEmail",
            f."fields" AS "fields",
            COALESCE((SELECT array_agg(s."id" ORDER BY s."id") FROM "WebhookSubscription" s
-                     WHERE s."accountId" = a."id" AND s."event" = ev."type" AND s."active" AND s."deletedAt" IS NULL
-                       AND (s."formId" IS NULL OR s."formId" = f."id") AND s."createdAt" <= (ev."createdAt"::timestamptz AT TIME ZONE 'UTC')),
+                     WHERE s."accountId" = a."id" AND s."event" = evt."type" AND s."active" AND s."deletedAt" IS NULL
+                       AND (s."formId" IS NULL OR s."formId" = f."id") AND s."createdAt" <= (evt."createdAt"::timestamptz AT TIME ZONE 'UTC')),
                     ARRAY[]::integer[]) AS "subscriptionIds",
            sub."id" AS "submissionId", sub."formData" AS "formData", sub."formDataCiphertext" AS "formDataCiphertext", sub."formDataKeyId" AS "formDataKeyId"
-    FROM ev
-    JOIN "Form" f ON f."id" = ev."formId" AND f."accountId" = ev."accountId"
-    JOIN "Account" a ON a."id" = f."accountId"
-    LEFT JOIN sub ON sub."id" = ev."submissionId" AND sub."formId" = ev."formId"`);
+    FROM evt
+    LEFT JOIN "Form" f ON f."id" = evt."formId" AND f."accountId" = evt."accountId"
+    LEFT JOIN "Account" a ON a."id" = f."accountId"
+    LEFT JOIN sub ON sub."id" = evt."submissionId" AND sub."formId" = evt."formId"`);
 }
 
-function emailsOf(targets: Targets, phi: PhiCipher): EmailJob[] {
+function emailsOf(targets: EventTargets, phi: PhiCipher): EmailJob[] {
   const { submissionId } = targets;
   if (submissionId === null) return [];
   const emails: EmailJob[] = [];
@@ -90,22 +111,22 @@ export interface FanoutResult {
 }
 
 /**
- * Fans out a batch of events inside `tx`, in a fixed number of statements whatever its size: the targets, the
- * deliveries, their jobs and the emails' jobs.
+ * Fans out events read with their targets (targetsSql) inside `tx`, in a fixed number of statements whatever their
+ * number: the deliveries, their jobs and the emails' jobs.
  */
-export async function fanOutInTransaction(deps: EventFanoutDeps, tx: SqlTransaction, jobs: EventJob[]): Promise<FanoutResult> {
-  if (jobs.length === 0) return { deliveries: 0, emails: 0 };
+export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, events: readonly EventTargets[]): Promise<FanoutResult> {
   const rows: { event: EventJob; subscriptionId: number | null }[] = [];
   const emails: { data: EmailJob; id: string; traceparent: string | null }[] = [];
-  for (const targets of await tx.sql(targetsSql(jobs))) {
-    const event = jobs[Number(targets.i)]!;
+  for (const targets of events) {
+    // An event whose form is gone (its account was deleted): nobody is left to tell.
+    if (!targets.formFound) continue;
+    const event: EventJob = { accountId: targets.accountId, formId: targets.formId, payload: targets.payload, traceparent: targets.traceparent ?? null };
     // The submission was erased before its event went out (contract §6.3): its data is told to no one.
     if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
     for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
     if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
     for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind), traceparent: event.traceparent ?? null });
   }
-  // An event whose form is gone (its account was deleted) has no row: nobody is left to tell.
   const deliveries = rows.length
     ? await tx.sql(
         sqlBuilder
@@ -131,6 +152,12 @@ export async function fanOutInTransaction(deps: EventFanoutDeps, tx: SqlTransact
   );
   await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
   return { deliveries: deliveries.length, emails: emails.length };
+}
+
+/** Fans out a batch of queued events inside `tx`: their targets, then fanOutTargets. */
+export async function fanOutInTransaction(deps: EventFanoutDeps, tx: SqlTransaction, jobs: EventJob[]): Promise<FanoutResult> {
+  if (jobs.length === 0) return { deliveries: 0, emails: 0 };
+  return fanOutTargets(deps, tx, await tx.sql(targetsSql(queuedEvents(jobs))));
 }
 
 /** Fans out a batch of `event.fanout` jobs in a transaction of its own. */

@@ -7,7 +7,7 @@ import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { EventJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE } from '../../infra/jobs.js';
 import { OUTBOX_CHANNEL } from '../../domain/webhooks/event-feed.service.js';
-import { fanOutInTransaction, type EventFanoutDeps, type FanoutResult } from './event-fanout.job.js';
+import { fanOutTargets, takenEvents, targetsSql, type EventFanoutDeps, type EventTargets, type FanoutResult } from './event-fanout.job.js';
 
 /**
  * The outbox relay: takes recorded events (OutboxEvent rows, written with the change that caused them) off the
@@ -26,6 +26,7 @@ import { fanOutInTransaction, type EventFanoutDeps, type FanoutResult } from './
 
 const RELAY_BATCH = 500;
 
+/** The events alone, for the fallback that queues a batch whose fan-out failed. */
 const takeEvents = (tx: SqlTransaction, limit: number) =>
   tx.sql(
     sqlBuilder
@@ -58,13 +59,14 @@ const fanoutSpan = (event: EventJob): OpenSpan =>
 export async function relayEvents(deps: EventFanoutDeps, limit = RELAY_BATCH): Promise<RelayResult> {
   const { pipeline } = deps.db;
   const started = performance.now();
-  let spans: { event: EventJob; span: OpenSpan }[] = [];
+  let spans: { event: EventTargets; span: OpenSpan }[] = [];
   try {
     const result = await pipeline.transaction(async (tx) => {
-      const events = await takeEvents(tx, limit);
+      // Taken off the outbox with their targets in ONE statement.
+      const events = await tx.sql(targetsSql(takenEvents(limit)));
       spans = events.map((event) => ({ event, span: fanoutSpan(event) }));
       const traced = spans.map(({ event, span }) => ({ ...event, traceparent: formatTraceparent(span.context) }));
-      return { events: events.length, queued: 0, ...(await fanOutInTransaction(deps, tx, traced)) };
+      return { events: events.length, queued: 0, ...(await fanOutTargets(deps, tx, traced)) };
     });
     const ms = Math.round((performance.now() - started) * 10) / 10;
     for (const { event, span } of spans) {
@@ -98,7 +100,21 @@ export interface EventRelayOptions {
   intervalMs?: number;
   /** The longest wait between failing passes; the wait doubles from `intervalMs` up to it. Default 30 s. */
   maxBackoffMs?: number;
+  /**
+   * How long a NOTIFY waits for others before its pass (default RELAY_COALESCE_MS): the events recorded meanwhile go
+   * out in the same pass, one transaction and one job insert per queue, and the jobs they make are fetched and
+   * completed together downstream.
+   */
+  coalesceMs?: number;
 }
+
+/**
+ * Every pass costs the same statements whatever it takes (6, its transaction included), and wakes the delivery and
+ * email workers once each, whose fetches, reads and completions are then batched too: the worker's statements and
+ * database time per ingest fall with the events a pass takes (docs/operator-guide.md, "Replicas and the worker").
+ * 20 ms is what an event may wait more before its deliveries start.
+ */
+export const RELAY_COALESCE_MS = 20;
 
 
 /**
@@ -110,8 +126,10 @@ export interface EventRelayOptions {
 export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOptions = {}): EventRelay {
   const intervalMs = options.intervalMs ?? 1000;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const coalesceMs = options.coalesceMs ?? RELAY_COALESCE_MS;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let gathering: NodeJS.Timeout | undefined;
   let pass: Promise<void> = Promise.resolve();
   let waitMs = intervalMs;
   let running = false;
@@ -127,6 +145,8 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
     }
     running = true;
     clearTimeout(timer);
+    clearTimeout(gathering);
+    gathering = undefined;
     pass = (async () => {
       try {
         let moved = RELAY_BATCH;
@@ -142,14 +162,23 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
       if (stopped) return;
       if (again && waitMs === intervalMs) {
         again = false;
-        run();
+        soon();
       } else timer = setTimeout(run, waitMs);
     })();
+  };
+  /** A NOTIFY: a pass once the events recorded within `coalesceMs` are in too. */
+  const soon = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    gathering ??= setTimeout(run, coalesceMs);
   };
   run();
   const listening = deps.queue.boss.getDb();
   if (listening.listen) {
-    listener = listening.listen(OUTBOX_CHANNEL, run, run).catch((error: unknown) => {
+    listener = listening.listen(OUTBOX_CHANNEL, soon, run).catch((error: unknown) => {
       logger.error({ error: error instanceof Error ? error.message : String(error) }, 'event relay: listen failed, polling only');
       return null;
     });
@@ -159,6 +188,7 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(gathering);
       await (await listener)?.close().catch(() => undefined);
       await pass;
     },
