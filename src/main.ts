@@ -97,7 +97,7 @@ async function main(): Promise<void> {
           { name: 'redis', run: async () => void (await redis?.quit().catch(() => redis.disconnect())) },
           { name: 'database', run: () => db.close() },
           // Last: the spans of everything above are sent before the process ends.
-          { name: 'tracing', run: () => stopTracing() },
+          { name: 'tracing', run: (msLeft) => stopTracing(msLeft) },
         ],
       },
       { delayMs: signal === 'SIGTERM' ? config.shutdownDelayMs : 0, timeoutMs: config.shutdownTimeoutMs, log: logger },

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { errorKind, logger } from './log.js';
 import type { OpenSpan, SpanExporter, SpanOptions } from './span.js';
 import { childContext, currentTrace, type TraceContext } from './trace-context.js';
 
@@ -36,9 +37,22 @@ export function startChildSpan(name: string, options: SpanOptions): OpenSpan | n
   return exporter ? exporter.start(name, currentTrace(), options) : null;
 }
 
-/** Graceful shutdown: the spans still buffered are sent (bounded by the exporter's own timeout). */
-export async function stopTracing(): Promise<void> {
+/** The longest a stop waits for the last spans to reach the collector. */
+const FLUSH_AT_STOP_MS = 2_000;
+
+/**
+ * Graceful shutdown: the spans still buffered are sent, within `msLeft` and at most 2 s. A collector that is down or
+ * slow costs those spans and one warning, never the stop's exit code: the service's own work was drained (the
+ * exporter alone retried for its 10 s timeout and failed the stop, with the collector down).
+ */
+export async function stopTracing(msLeft: number): Promise<void> {
   const stopping = exporter;
   exporter = null;
-  await stopping?.shutdown();
+  if (!stopping) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.min(msLeft, FLUSH_AT_STOP_MS))));
+  const outcome = await Promise.race([stopping.shutdown().then(() => 'sent' as const, (error: unknown) => error), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') logger.warn({ waitedMs: Math.min(msLeft, FLUSH_AT_STOP_MS) }, 'tracing: the last spans were not sent before the stop');
+  else if (outcome !== 'sent') logger.warn({ error: errorKind(outcome) }, 'tracing: the last spans could not be sent');
 }

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
         close: [
           { name: 'metrics', run: () => closeServer(metrics) },
           { name: 'database', run: () => db.close() },
-          { name: 'tracing', run: () => stopTracing() },
+          { name: 'tracing', run: (msLeft) => stopTracing(msLeft) },
         ],
       },
       { delayMs: 0, timeoutMs: config.shutdownTimeoutMs, log: logger },

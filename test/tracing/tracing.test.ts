@@ -266,3 +266,26 @@ describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(new Set(lines.filter((line) => line.msg === 'job done' && line.queue === 'email.send').map((line) => line.traceId))).toStrictEqual(new Set([TRACE_ID]));
   });
 });
+
+describe('with the collector down', () => {
+  it('stops on SIGTERM with exit code 0 within the flush bound, the spans lost with one warning', async () => {
+    // A port that refuses connections: bound, then released.
+    const closed = await startReceiver();
+    await new Promise((resolve) => closed.server.close(resolve));
+    const services = await startServices(closed.url);
+    try {
+      expect((await fetch(`${services.gateway.baseUrl}/healthz`, { headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } })).status).toBe(200);
+      const signalled = Date.now();
+      for (const service of services.processes) service.child.kill('SIGTERM');
+      for (const service of services.processes) {
+        const { code, at } = await service.exited;
+        expect(code).toBe(0);
+        // SHUTDOWN_DELAY_MS (1 s by default) and the 2 s bound on the last export, with room for a loaded machine.
+        expect(at - signalled).toBeLessThan(6_000);
+      }
+      expect(linesOf([services.gateway]).filter((line) => typeof line.msg === 'string' && line.msg.startsWith('tracing: the last spans'))).toHaveLength(1);
+    } finally {
+      await services.close();
+    }
+  }, 120_000);
+});
