@@ -170,9 +170,16 @@ const recordSuccesses = (rows: readonly Success[]) =>
 type RecordSuccess = (success: Success) => Promise<void>;
 
 /**
- * Records the successes whose answers came in the same turn of the event loop (the receivers' responses read in one
- * poll) in ONE statement: under load tens of them, each a round trip otherwise. A delivery's job completes only once
- * its row is written, as before.
+ * How long the first success waits for the ones answered after it before ONE statement records them all: the
+ * deliveries of one fetch (an event's subscriptions, say) are answered a few ms apart, each receiver in its own time.
+ * A crash in this window sends the deliveries again with the same webhook-id, as one between the answer and its
+ * record always could (at least once; receivers dedupe by webhook-id).
+ */
+export const SUCCESS_GATHER_MS = 5;
+
+/**
+ * Records the successes answered within SUCCESS_GATHER_MS of each other in ONE statement: under load tens of them,
+ * each a round trip otherwise. A delivery's job completes only once its row is written, as before.
  */
 function successRecorder(db: Pick<Database, 'sql'>): RecordSuccess {
   const loader = new DataLoader<Success, void>(
@@ -180,7 +187,7 @@ function successRecorder(db: Pick<Database, 'sql'>): RecordSuccess {
       await db.sql(recordSuccesses(successes));
       return successes.map(() => undefined);
     },
-    { cache: false, batchScheduleFn: (callback) => setImmediate(callback) },
+    { cache: false, batchScheduleFn: (callback) => setTimeout(callback, SUCCESS_GATHER_MS) },
   );
   return (success) => loader.load(success);
 }
