@@ -13,6 +13,13 @@ export interface TailReader {
   take(rows: readonly FeedRow[]): void;
 }
 
+/**
+ * A notification waits this long before its read: under a steady ingest load one read, and one write per open
+ * stream, then carries the events of many commits instead of one or two (issue #36: with 50 streams open, a read
+ * and 25 writes per replica per ingest took the ingest rate down to 0.55 x). Short against the 100 ms goal.
+ */
+const NOTIFY_GATHER_MS = 10;
+
 /** Far past any transaction id: a read "after" it returns no row, only the watermark. */
 const END: FeedPosition = { txid: '9223372036854775807', id: 0 };
 
@@ -32,6 +39,7 @@ export class FeedTail {
   private starting: Promise<void> | null = null;
   private listener: ChannelListener | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private gathering: NodeJS.Timeout | undefined;
   private running = false;
   private again = false;
   private stopped = false;
@@ -50,7 +58,7 @@ export class FeedTail {
   start(): Promise<void> {
     this.starting ??= (async () => {
       this.position = (await readFeed(this.db, { after: END, limit: 0 })).watermark;
-      this.listener = await listenChannel(this.db, this.options.directDatabaseUrl, OUTBOX_CHANNEL, () => this.wake());
+      this.listener = await listenChannel(this.db, this.options.directDatabaseUrl, OUTBOX_CHANNEL, () => this.notified());
       if (this.stopped) await this.listener.close();
     })();
     return this.starting.catch((error: unknown) => {
@@ -87,6 +95,15 @@ export class FeedTail {
       clearInterval(this.timer);
       this.timer = undefined;
     }
+  }
+
+  /** A NOTIFY: a read NOTIFY_GATHER_MS later, for it and whatever commits meanwhile. */
+  private notified(): void {
+    if (this.gathering || this.stopped) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.wake();
+    }, NOTIFY_GATHER_MS);
   }
 
   /** Reads whatever is new; a wake-up during a read makes one more read after it, never two at once. */
@@ -127,6 +144,7 @@ export class FeedTail {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.gathering);
     await this.starting?.catch(() => undefined);
     await this.listener?.close();
   }
