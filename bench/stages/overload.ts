@@ -1,53 +1,20 @@
-import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { load, percentile } from '../driver.js';
+import { openLoop } from '../open-loop.js';
 import { ratio, round } from '../report.js';
 import { cpuMs } from './backend-cpu.js';
 import { holds, type Stage, type StageContext } from './stage.js';
 
 /**
  * Overload (issue #38, decisions §7.5 load shedding): the forms list at saturation (closed loop, the main stage's
- * connections), then offered at 3 × that rate (open loop: autocannon's overall rate over many connections, so the
- * offered load does not fall when answers slow down, as a closed loop's would). A gateway that sheds keeps its
+ * connections), then offered at 3 × that rate (open loop, bench/open-loop.ts: a steady rate whatever the answers do, as a
+ * closed loop's would not). A gateway that sheds keeps its
  * goodput and its admitted requests' latency, and refuses the rest at once with 503 + Retry-After; one that queues
  * serves fewer and slower. Latencies are split by status from each response.
  */
 
 const PATH = '/v1/forms?limit=100';
 const OVERLOAD_FACTOR = 3;
-/** Enough connections to carry 3 × saturation while admitted answers take their time. */
-const OVERLOAD_CONNECTIONS = 512;
-
-interface Split {
-  ok: number;
-  shed: number;
-  other: Record<string, number>;
-  okLatencies: Float64Array;
-  shedLatencies: Float64Array;
-  durationS: number;
-}
-
-async function offer(baseUrl: string, apiKey: string, rate: number, durationS: number): Promise<Split> {
-  const ok: number[] = [];
-  const shed: number[] = [];
-  const other: Record<string, number> = {};
-  const instance = autocannon({
-    url: `${baseUrl}${PATH}`,
-    connections: OVERLOAD_CONNECTIONS,
-    overallRate: Math.round(rate),
-    duration: durationS,
-    timeout: 30,
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status === 200) ok.push(ms);
-    else if (status === 503) shed.push(ms);
-    else other[status] = (other[status] ?? 0) + 1;
-  });
-  const result = await instance;
-  if (result.errors || result.timeouts) other.errors = result.errors + result.timeouts;
-  return { ok: ok.length, shed: shed.length, other, okLatencies: Float64Array.from(ok).sort(), shedLatencies: Float64Array.from(shed).sort(), durationS: result.duration };
-}
 
 /** A refusal must say when to come back: a few plain requests while the overload runs. */
 async function refusalHeaders(baseUrl: string, apiKey: string, until: number): Promise<{ seen: number; withRetryAfter: number; bodies: Set<string> }> {
@@ -78,10 +45,19 @@ async function run(context: StageContext) {
     const cpuAtSaturation = cpuMs(gateway.pid);
     context.log(`overload: saturation ${saturation.reqPerSec.toFixed(0)} req/s, p99 ${saturation.p99Ms.toFixed(1)} ms (${connections} connections)`);
     const rate = saturation.reqPerSec * OVERLOAD_FACTOR;
-    const [over, refusals] = await Promise.all([
-      offer(baseUrl, apiKey, rate, durationS),
+    const [loop, refusals] = await Promise.all([
+      openLoop({ url: baseUrl, path: PATH, headers: { authorization: `Bearer ${apiKey}` }, rate, durationS }),
       refusalHeaders(baseUrl, apiKey, performance.now() + (durationS * 1000) / 2),
     ]);
+    const none = new Float64Array(0);
+    const over = {
+      ok: loop.statuses[200] ?? 0,
+      shed: loop.statuses[503] ?? 0,
+      other: Object.fromEntries(Object.entries(loop.statuses).filter(([status]) => status !== '200' && status !== '503')),
+      okLatencies: loop.latencies.get(200) ?? none,
+      shedLatencies: loop.latencies.get(503) ?? none,
+      durationS: loop.durationS,
+    };
     const cpuAfter = cpuMs(gateway.pid);
     // The gateway's CPU per answered 200: what refusing costs the admitted (other work on the machine moves it less than req/s).
     const perOk = (from: number | null, to: number | null, ok: number): number | null => (from === null || to === null || !ok ? null : (to - from) / ok);
