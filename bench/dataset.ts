@@ -229,11 +229,14 @@ export async function topUpSubmissions(url: string, dataset: BenchDataset, total
 }
 
 /**
- * Adds submissions to ONE form until it holds `total` (the export bench: a form of 100k, then 1M rows), each one
- * second older than the next, then recomputes that form's counter and refreshes statistics like topUpSubmissions.
+ * Adds submissions to ONE form until it holds `total`, newer ids newer, then recomputes that form's counter and day
+ * counts and refreshes statistics like topUpSubmissions. Without `overDays`, each one second older than the next (the
+ * export bench: a form of 100k, then 1M rows); with it, spread evenly over the `overDays` days before yesterday (a
+ * year of a busy form, for the deep-list stage's windows).
  */
-export async function fillForm(url: string, dataset: BenchDataset, formId: number, total: number): Promise<{ added: number; ms: number }> {
+export async function fillForm(url: string, dataset: BenchDataset, formId: number, total: number, overDays?: number): Promise<{ added: number; ms: number }> {
   const started = performance.now();
+  const age = overDays === undefined ? `make_interval(secs => 10000000 - g)` : `make_interval(secs => ($4::int - g) * ($5::float8 * 86400 / $4::int))`;
   const added = await withClient(url, async (client) => {
     const current = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM "Submission" WHERE "formId" = $1', [formId]);
     const have = current.rows[0]!.count;
@@ -243,39 +246,9 @@ export async function fillForm(url: string, dataset: BenchDataset, formId: numbe
       `INSERT INTO "Submission" ("accountId", "formId", "formData", "sourceDomain", "createdAt")
        SELECT $1, $2,
               jsonb_build_object('Name', 'Person ' || g, 'Email', 'person' || g || '@bench.example', 'Message', 'Hello from ' || g),
-              'bench.example.com', ${NOW_UTC} - interval '1 day' - make_interval(secs => 10000000 - g)
+              'bench.example.com', ${NOW_UTC} - interval '1 day' - ${age}
        FROM generate_series($3::int + 1, $4::int) AS g`,
-      [dataset.accountId, formId, have, total],
-    );
-    await client.query(`UPDATE "Form" SET "submissionCount" = (SELECT count(*) FROM "Submission" WHERE "formId" = $1) WHERE id = $1`, [formId]);
-    await recountDays(client, [formId]);
-    await client.query('COMMIT');
-    await client.query('VACUUM ANALYZE "Submission"');
-    await client.query('VACUUM ANALYZE "FormSubmissionDay"');
-    await client.query('CHECKPOINT').catch(() => undefined);
-    return total - have;
-  });
-  return { added, ms: performance.now() - started };
-}
-
-/**
- * Adds submissions to ONE form until it holds `total`, spread evenly over the `days` before yesterday (oldest
- * first, newer ids newer: a year of a busy form, for the deep-list stage's windows), with exact counters.
- */
-export async function fillFormOverDays(url: string, dataset: BenchDataset, formId: number, total: number, days: number): Promise<{ added: number; ms: number }> {
-  const started = performance.now();
-  const added = await withClient(url, async (client) => {
-    const current = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM "Submission" WHERE "formId" = $1', [formId]);
-    const have = current.rows[0]!.count;
-    if (have >= total) return 0;
-    await client.query('BEGIN');
-    await client.query(
-      `INSERT INTO "Submission" ("accountId", "formId", "formData", "sourceDomain", "createdAt")
-       SELECT $1, $2,
-              jsonb_build_object('Name', 'Person ' || g, 'Email', 'person' || g || '@bench.example', 'Message', 'Hello from ' || g),
-              'bench.example.com', ${NOW_UTC} - interval '1 day' - make_interval(secs => ($4::int - g) * ($5::float8 * 86400 / $4::int))
-       FROM generate_series($3::int + 1, $4::int) AS g`,
-      [dataset.accountId, formId, have, total, days],
+      [dataset.accountId, formId, have, total, ...(overDays === undefined ? [] : [overDays])],
     );
     await client.query(`UPDATE "Form" SET "submissionCount" = (SELECT count(*) FROM "Submission" WHERE "formId" = $1) WHERE id = $1`, [formId]);
     await recountDays(client, [formId]);

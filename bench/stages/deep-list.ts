@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { join } from 'node:path';
-import { dropDatabase, fillFormOverDays, queryOne, recreateDatabase, seedBase, BENCH_DB, countersExact } from '../dataset.js';
+import { dropDatabase, fillForm, queryOne, recreateDatabase, seedBase, BENCH_DB, countersExact } from '../dataset.js';
 import { measureInterleaved, type Child } from '../driver.js';
 import { ratio, round } from '../report.js';
 import { startSqlCounter } from '../sql-counter.js';
@@ -132,7 +132,7 @@ export const deepListStage: Stage = {
     try {
       const dataset = await seedBase(url, Buffer.from(context.secretKey, 'base64'));
       const formId = dataset.formIds[0]!;
-      const filled = await fillFormOverDays(url, dataset, formId, ROWS, DAYS);
+      const filled = await fillForm(url, dataset, formId, ROWS, DAYS);
       context.log(`deep-list database ${name}: form ${formId} holds ${ROWS} submissions over ${DAYS} days (${(filled.ms / 1000).toFixed(1)} s)`);
       // As ISO text in SQL: the column holds UTC wall times without a zone, which pg would read as local times.
       const median = await queryOne<{ at: string }>(
