@@ -3,7 +3,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createParser } from 'eventsource-parser';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { issueApiKey } from '../../src/domain/accounts/api-keys.service.js';
@@ -14,6 +14,7 @@ import { measureInterleaved, readRss, type Child, type LoadResult } from '../dri
 import { mainThreadProfile, summarizeProfile } from '../profile.js';
 import { ratio, round } from '../report.js';
 import { holds, type Stage, type StageContext } from './stage.js';
+import type { ConsumerAnswer, ConsumerRequest, ConsumerSpec } from './stream-consumers.js';
 
 /**
  * Live event streams (decisions §7.2) across replicas: two gateways on the bench database, 50 open
@@ -36,44 +37,44 @@ const STREAMS = 50;
 const FORMS_ONLY_STREAMS = 10;
 const RATE = Number(process.env.STREAMS_RATE ?? 300);
 const SETTLE_MS = 10_000;
-/** STREAMS_PROFILE=1: gateway 0 runs with --cpu-prof; its hot spots are added to the figures. */
+/**
+ * STREAMS_PROFILE=1: both gateways run with --cpu-prof; their hot spots are added to the figures (gateway 0 takes
+ * the ratios' load and its streams; gateway 1 only serves its streams).
+ */
 const PROFILE = process.env.STREAMS_PROFILE === '1';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 /** 30 s in a recorded run (the issue's figure); a short run (--duration under 10) ingests for --duration. */
 const ingestSeconds = (durationS: number): number => Number(process.env.STREAMS_SECONDS ?? 0) || (durationS >= 10 ? 30 : durationS);
 
-interface OpenStream {
-  seesSubmissions: boolean;
-  /** Submission id → when its event arrived (ms since the epoch); a second arrival counts as a duplicate. */
-  received: Map<number, number>;
-  duplicates: number;
-  other: number;
-  close(): void;
+/** The SSE clients' thread (stream-consumers.ts), asked one thing at a time. */
+class Consumers {
+  private readonly worker: Worker;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(specs: ConsumerSpec[]) {
+    this.worker = new Worker(new URL('./stream-consumers.ts', import.meta.url), { workerData: specs });
+  }
+
+  ask<Op extends ConsumerRequest['op']>(op: Op): Promise<Extract<ConsumerAnswer, { op: Op }>> {
+    const asked = this.queue.then(
+      () =>
+        new Promise<Extract<ConsumerAnswer, { op: Op }>>((resolve, reject) => {
+          this.worker.once('message', (answer: ConsumerAnswer) => (answer.op === 'error' ? reject(new Error(answer.message)) : resolve(answer as Extract<ConsumerAnswer, { op: Op }>)));
+          this.worker.postMessage({ op });
+        }),
+    );
+    this.queue = asked.catch(() => undefined);
+    return asked;
+  }
+
+  async close(): Promise<void> {
+    await this.ask('close').catch(() => undefined);
+    await this.worker.terminate();
+  }
 }
 
 /** Wall-clock now with sub-millisecond precision, comparable with the gateways' `createdAt`. */
 const wallNow = (): number => performance.timeOrigin + performance.now();
-
-async function openStream(baseUrl: string, key: string, seesSubmissions: boolean, agent: Agent, createdAt: Map<number, number>): Promise<OpenStream> {
-  const controller = new AbortController();
-  const response = await request(`${baseUrl}/v1/events/stream`, { dispatcher: agent, headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
-  if (response.statusCode !== 200) throw new Error(`streams: GET /v1/events/stream answered ${response.statusCode}: ${await response.body.text()}`);
-  const stream: OpenStream = { seesSubmissions, received: new Map(), duplicates: 0, other: 0, close: () => controller.abort() };
-  const parser = createParser({
-    onEvent: (message) => {
-      const at = wallNow();
-      const event = JSON.parse(message.data) as { type: string; createdAt: string; data: { id: number } };
-      if (event.type !== 'submission.created') return void (stream.other += 1);
-      if (stream.received.has(event.data.id)) stream.duplicates += 1;
-      else stream.received.set(event.data.id, at);
-      if (!createdAt.has(event.data.id)) createdAt.set(event.data.id, Date.parse(event.createdAt));
-    },
-  });
-  const decoder = new TextDecoder();
-  response.body.on('data', (chunk: Buffer) => parser.feed(decoder.decode(chunk, { stream: true })));
-  response.body.on('error', () => undefined);
-  return stream;
-}
 
 const percentile = (sorted: number[], p: number): number | null => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? null) : null);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -129,10 +130,13 @@ interface Ratios {
   gatewayFormsListReqPerSec: number | null;
   gatewayIngestReqPerSec: number | null;
   gatewayNon2xx: number;
+  /** CPU ms per answered ingest of the gateway measured, of the other gateway, and of this process (load + SSE clients). */
+  ingestCpuMsPerRequest: { measured: number | null; other: number | null; bench: number | null };
 }
 
 /** The main stage's two ratios on gateway `url`: forms list vs handwritten-counters, ingest vs handwritten, interleaved. */
-async function measureRatios(context: StageContext, url: string, references: { counters: Child; handwritten: Child }): Promise<Ratios> {
+async function measureRatios(context: StageContext, gateways: Child[], references: { counters: Child; handwritten: Child }): Promise<Ratios> {
+  const url = `http://127.0.0.1:${gateways[0]!.port}`;
   const options = { durationS: context.settings.durationS, warmupS: context.settings.warmupS, connections: context.settings.connections, rounds: context.rounds };
   const at = (child: Child): string => `http://127.0.0.1:${child.port}`;
   const list = await measureInterleaved(
@@ -142,6 +146,9 @@ async function measureRatios(context: StageContext, url: string, references: { c
     ],
     options,
   );
+  // Over the interleaved run: the gateway measured is idle in its reference's slices, and so are the streams.
+  const cpuBefore = gateways.map((gateway) => cpuSeconds(gateway.pid));
+  const benchBefore = process.cpuUsage();
   const ingest = await measureInterleaved(
     [
       { label: 'gateway', url, requests: context.requestsFor('ingest') },
@@ -149,6 +156,8 @@ async function measureRatios(context: StageContext, url: string, references: { c
     ],
     options,
   );
+  const cpuAfter = gateways.map((gateway) => cpuSeconds(gateway.pid));
+  const benchCpu = process.cpuUsage(benchBefore);
   const pick = (results: Map<string, LoadResult>, label: string): LoadResult | null => results.get(label) ?? null;
   const [gatewayList, referenceList, gatewayIngest, referenceIngest] = [pick(list, 'gateway'), pick(list, 'reference'), pick(ingest, 'gateway'), pick(ingest, 'reference')];
   return {
@@ -157,17 +166,24 @@ async function measureRatios(context: StageContext, url: string, references: { c
     ingestVsHandwritten: ratio(gatewayIngest?.reqPerSec ?? null, referenceIngest?.reqPerSec ?? null),
     gatewayFormsListReqPerSec: round(gatewayList?.reqPerSec, 1),
     gatewayIngestReqPerSec: round(gatewayIngest?.reqPerSec, 1),
+    ingestCpuMsPerRequest: (() => {
+      const answered = gatewayIngest?.ok ?? 0;
+      const per = (seconds: number | null): number | null => (seconds === null || !answered ? null : round((seconds * 1000) / answered, 3));
+      const spent = (g: number): number | null => (cpuBefore[g] == null || cpuAfter[g] == null ? null : cpuAfter[g]! - cpuBefore[g]!);
+      return { measured: per(spent(0)), other: per(spent(1)), bench: per((benchCpu.user + benchCpu.system) / 1e6) };
+    })(),
     gatewayNon2xx: (gatewayList?.non2xx ?? 0) + (gatewayIngest?.non2xx ?? 0) + (gatewayList?.errors ?? 0) + (gatewayIngest?.errors ?? 0),
   };
 }
 
 /** Until no stream has received anything for a second (bounded): what one phase sent is not counted in the next. */
-async function settle(streams: OpenStream[]): Promise<void> {
-  const total = (): number => streams.reduce((sum, stream) => sum + stream.received.size + stream.duplicates + stream.other, 0);
+async function settle(consumers: Consumers): Promise<void> {
   const deadline = performance.now() + 60_000;
   let last = -1;
-  while (performance.now() < deadline && total() !== last) {
-    last = total();
+  for (;;) {
+    const { messages } = await consumers.ask('counts');
+    if (performance.now() >= deadline || messages === last) return;
+    last = messages;
     await sleep(1000);
   }
 }
@@ -192,12 +208,11 @@ export const streamsStage: Stage = {
     const profileDir = join(ROOT, 'bench', 'profiles', 'streams');
     const children: Child[] = [];
     const agent = new Agent({ connections: 256, pipelining: 0 });
-    const streams: OpenStream[] = [];
-    const createdAt = new Map<number, number>();
+    let consumers: Consumers | null = null;
     try {
       const gateways: Child[] = [];
       for (let g = 0; g < 2; g++) {
-        const flags = PROFILE && g === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+        const flags = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `gateway${g}`)}`] : [];
         gateways.push(await context.startGateway(context.url, join(context.scratch, `gateway-streams-${g}`), {}, flags));
         children.push(gateways[g]!);
       }
@@ -206,13 +221,11 @@ export const streamsStage: Stage = {
       const urls = gateways.map((gateway) => `http://127.0.0.1:${gateway.port}`);
 
       context.log('streams: forms list and ingest vs the hand-written references, no stream open');
-      const without = await measureRatios(context, urls[0]!, references);
+      const without = await measureRatios(context, gateways, references);
 
       const idleRss = gateways.map((gateway) => readRss(gateway.pid)?.rssMb ?? NaN);
-      for (let s = 0; s < STREAMS; s++) {
-        const { key, seesSubmissions } = keys[Math.floor(s / 5)]!;
-        streams.push(await openStream(urls[s % 2]!, key, seesSubmissions, agent, createdAt));
-      }
+      consumers = new Consumers(Array.from({ length: STREAMS }, (_, s) => ({ url: urls[s % 2]!, ...keys[Math.floor(s / 5)]! })));
+      await consumers.ask('open');
       await sleep(1000);
       const openRss = gateways.map((gateway) => readRss(gateway.pid)?.rssMb ?? NaN);
       const rssPerStreamKb = round(((openRss[0]! - idleRss[0]!) + (openRss[1]! - idleRss[1]!)) * 1024 / STREAMS, 1);
@@ -258,9 +271,10 @@ export const streamsStage: Stage = {
       }
       await Promise.all(pending);
       const sendSeconds = (lastSentAt - started) / 1000;
-      const seeing = streams.filter((stream) => stream.seesSubmissions);
       const deadline = performance.now() + SETTLE_MS;
-      while (performance.now() < deadline && seeing.some((stream) => [...acknowledged.keys()].some((id) => !stream.received.has(id)))) await sleep(100);
+      while (performance.now() < deadline && (await consumers.ask('counts')).submissionIds.some((n) => n < acknowledged.size)) await sleep(100);
+      const { streams, createdAt } = await consumers.ask('report');
+      const seeing = streams.filter((stream) => stream.seesSubmissions);
       loopDelay.disable();
       const oldestTransaction = await oldest.stop();
       const cpuAfter = gateways.map((gateway) => cpuSeconds(gateway.pid));
@@ -298,21 +312,24 @@ export const streamsStage: Stage = {
       );
 
       // The paced phase's events have all arrived (or never will): what the next phase sends is counted apart.
-      await settle(streams);
+      await settle(consumers);
       context.log('streams: forms list and ingest vs the hand-written references, with the 50 streams open');
-      const withStreams = await measureRatios(context, urls[0]!, references);
-      await settle(streams);
+      const withStreams = await measureRatios(context, gateways, references);
+      await settle(consumers);
       const change = (pick: (r: Ratios) => number | null): number | null => ratio(pick(withStreams), pick(without));
       const listChange = change((r) => r.formsListVsHandwritten);
       const ingestChange = change((r) => r.ingestVsHandwritten);
-      context.log(`streams: forms list vs hand-written ${without.formsListVsHandwritten} → ${withStreams.formsListVsHandwritten} (×${listChange}); ingest vs hand-written ${without.ingestVsHandwritten} → ${withStreams.ingestVsHandwritten} (×${ingestChange})`);
+      context.log(`streams: forms list vs hand-written ${without.formsListVsHandwritten} → ${withStreams.formsListVsHandwritten} (×${listChange}); ingest vs hand-written ${without.ingestVsHandwritten} → ${withStreams.ingestVsHandwritten} (×${ingestChange}); CPU ms per gateway ingest (gateway measured, other gateway, bench) without ${JSON.stringify(without.ingestCpuMsPerRequest)}, with ${JSON.stringify(withStreams.ingestCpuMsPerRequest)}`);
 
-      for (const stream of streams) stream.close();
-      let profile: unknown = null;
+      await consumers.close();
+      consumers = null;
+      const profiles: Record<string, unknown> = {};
       if (PROFILE) {
-        await gateways[0]!.stop();
-        const file = mainThreadProfile(profileDir);
-        profile = file ? summarizeProfile(file, ROOT) : null;
+        for (const [g, gateway] of gateways.entries()) {
+          await gateway.stop();
+          const file = mainThreadProfile(join(profileDir, `gateway${g}`));
+          if (file) profiles[`gateway${g}Profile`] = summarizeProfile(file, ROOT);
+        }
       }
       return {
         figures: {
@@ -345,7 +362,7 @@ export const streamsStage: Stage = {
           ratiosWithStreams: withStreams,
           formsListRatioWithOverWithout: listChange,
           ingestRatioWithOverWithout: ingestChange,
-          ...(profile ? { gateway0Profile: profile } : {}),
+          ...profiles,
         },
         targets: [
           { name: 'every stream gets every event it may see exactly once', target: '0 missing, 0 duplicate, 0 unseen kind', value: exact ? 1 : 0, holds: exact },
@@ -361,7 +378,7 @@ export const streamsStage: Stage = {
         ],
       };
     } finally {
-      for (const stream of streams) stream.close();
+      await consumers?.close();
       await agent.close().catch(() => undefined);
       for (const child of children) await child.stop();
     }
