@@ -84,3 +84,34 @@ export function mainThreadProfile(dir: string): string | null {
   const last = files.at(-1);
   return last ? join(dir, last) : null;
 }
+
+/**
+ * The share of a profile's busy samples (neither idle nor the garbage collector) spent in `matches` or in what it
+ * calls: a cost measured inside one process, which no other process's noise moves. Leaves out the first `skipMs`.
+ */
+export function inclusiveShare(file: string, matches: (frame: CpuProfileNode['callFrame']) => boolean, skipMs = 0): { share: number; busySamples: number } {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile & { nodes: (CpuProfileNode & { children?: number[] })[] };
+  const hits = profile.samples ? hitsAfter(profile, skipMs) : new Map(profile.nodes.map((node) => [node.id, node.hitCount ?? 0]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inside = new Map<number, boolean>();
+  const isInside = (id: number): boolean => {
+    const known = inside.get(id);
+    if (known !== undefined) return known;
+    const node = byId.get(id);
+    const up = parent.get(id);
+    const answer = node !== undefined && (matches(node.callFrame) || (up !== undefined && isInside(up)));
+    inside.set(id, answer);
+    return answer;
+  };
+  let busy = 0;
+  let matched = 0;
+  for (const [id, count] of hits) {
+    const name = byId.get(id)?.callFrame.functionName;
+    if (!count || name === '(idle)' || name === '(garbage collector)') continue;
+    busy += count;
+    if (isInside(id)) matched += count;
+  }
+  return { share: busy ? matched / busy : 0, busySamples: busy };
+}

@@ -89,7 +89,11 @@ const OVERLOADED_HEADERS = { 'content-type': 'application/json; charset=utf-8', 
  * else is the app's.
  */
 export function createHttpServer(app: App): Server {
-  const adapter = createServerAdapter((request: Request) => app.fetch(request));
+  const adapter = createServerAdapter<{ res: ServerResponse }>((request, { res }) =>
+    app.fetch(request, {
+      cutMidAnswer: (listener) => res.once('close', () => res.writableFinished || listener()),
+    }),
+  );
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const problem = badRequestTarget(request);
     if (problem === null && app.refusesAtDoor(request.method ?? 'OTHER', request.url ?? '/')) {
