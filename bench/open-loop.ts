@@ -1,10 +1,15 @@
-import http from 'node:http';
+import net from 'node:net';
 
 /**
  * An open-loop load: requests sent at a steady `rate` whatever the answers do (autocannon's overallRate is a
  * per-second quota per connection, spent in a burst at the start of each second: a burst that a shedding server
  * refuses in a few ms, after which nothing arrives until the next second). Each answer's latency counts from when
  * its request was due, so a generator that falls behind does not hide it (coordinated omission).
+ *
+ * A request goes on an idle keep-alive connection, or a new one: at 3 × saturation most answers are refusals, and a
+ * generator that paid a node:http request object for each (as the first version of this file did) took most of
+ * the core the server's database needed, on a 2-core machine. Here each request is the same bytes written on a
+ * socket, and each answer is read only far enough to know its status and where it ends.
  */
 export interface OpenLoopResult {
   sent: number;
@@ -14,50 +19,153 @@ export interface OpenLoopResult {
   latencies: Map<number, Float64Array>;
   /** Answers carrying `Retry-After`, by status. */
   retryAfter: Record<string, number>;
+  /** How late this process wrote requests against when they were due (ms, sorted): the generator's own lag. */
+  sendLags: Float64Array;
+  /** Connections opened, the warm ones included. */
+  connections: number;
 }
 
-export async function openLoop(options: { url: string; path: string; headers: Record<string, string>; rate: number; durationS: number }): Promise<OpenLoopResult> {
+const HEAD_END = Buffer.from('\r\n\r\n');
+const CHUNKED_END = Buffer.from('\r\n0\r\n\r\n');
+
+/** One answer as far as it was read: null until its head is whole. */
+interface Answer {
+  status: number;
+  /** The whole answer's length in bytes, or -1: chunked (ends at CHUNKED_END). */
+  length: number;
+  headLength: number;
+  retryAfter: boolean;
+  close: boolean;
+}
+
+function parseHead(buffer: Buffer): Answer | null {
+  const end = buffer.indexOf(HEAD_END);
+  if (end === -1) return null;
+  const head = buffer.toString('latin1', 0, end).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const header = (name: string): string | null => {
+    const at = head.indexOf(`\r\n${name}:`);
+    if (at === -1) return null;
+    const lineEnd = head.indexOf('\r\n', at + 2);
+    return head.slice(at + name.length + 3, lineEnd === -1 ? undefined : lineEnd).trim();
+  };
+  const contentLength = header('content-length');
+  const headLength = end + HEAD_END.length;
+  return {
+    status,
+    length: contentLength !== null ? headLength + Number(contentLength) : header('transfer-encoding') === 'chunked' ? -1 : headLength,
+    headLength,
+    retryAfter: header('retry-after') !== null,
+    close: header('connection') === 'close',
+  };
+}
+
+/**
+ * `warmConnections` are connected before the clock starts, as a client's keep-alive pool (or a balancer's) would be:
+ * a server whose event loop is busy accepts new connections late, and a full accept queue drops SYNs that the
+ * client's kernel sends again only after 1 s and 3 s, which would time the handshake, not the answer.
+ */
+export async function openLoop(options: { url: string; path: string; headers: Record<string, string>; rate: number; durationS: number; warmConnections?: number }): Promise<OpenLoopResult> {
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 2048 });
+  const port = Number(target.port);
+  const headers = { host: target.host, ...options.headers };
+  const requestBytes = Buffer.from(`GET ${options.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
   const intervalMs = 1000 / options.rate;
   const total = Math.round(options.rate * options.durationS);
   const statuses: Record<string, number> = {};
   const retryAfter: Record<string, number> = {};
   const byStatus = new Map<number, number[]>();
-  const answers: Promise<void>[] = [];
-  const fire = (dueAt: number): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const request = http.request({ agent, host: target.hostname, port: target.port, path: options.path, headers: options.headers }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          if (response.headers['retry-after'] !== undefined) retryAfter[status] = (retryAfter[status] ?? 0) + 1;
-          let list = byStatus.get(status);
-          if (!list) byStatus.set(status, (list = []));
-          list.push(performance.now() - dueAt);
-          resolve();
-        });
-      });
-      request.on('error', () => {
-        statuses.error = (statuses.error ?? 0) + 1;
-        resolve();
-      });
-      request.end();
+  const idle: net.Socket[] = [];
+  const sockets = new Set<net.Socket>();
+  const sendLags: number[] = [];
+  let connections = 0;
+  let answered = 0;
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+
+  const record = (status: number | 'error', dueAt: number, answer: Answer | null): void => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status !== 'error') {
+      if (answer?.retryAfter) retryAfter[status] = (retryAfter[status] ?? 0) + 1;
+      let list = byStatus.get(status);
+      if (!list) byStatus.set(status, (list = []));
+      list.push(performance.now() - dueAt);
+    }
+    answered += 1;
+    if (answered === total) finish();
+  };
+
+  /** A connection carrying one request at a time; back on the idle list after each whole answer. */
+  function open(): net.Socket {
+    const socket = net.connect({ host: target.hostname, port, noDelay: true });
+    sockets.add(socket);
+    connections += 1;
+    let dueAt: number | null = null;
+    let chunks: Buffer[] = [];
+    let received = 0;
+    let answer: Answer | null = null;
+    const done = (status: number | 'error'): void => {
+      const due = dueAt;
+      dueAt = null;
+      chunks = [];
+      received = 0;
+      const whole = answer;
+      answer = null;
+      if (due !== null) record(status, due, whole);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+      if (!answer) {
+        const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        chunks = [buffer];
+        answer = parseHead(buffer);
+        if (!answer) return;
+      }
+      const complete = answer.length === -1 ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).subarray(-CHUNKED_END.length).equals(CHUNKED_END) : received >= answer.length;
+      if (!complete) return;
+      const close = answer.close;
+      done(answer.status);
+      if (close) socket.destroy();
+      else idle.push(socket);
     });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      const at = idle.indexOf(socket);
+      if (at !== -1) idle.splice(at, 1);
+      if (dueAt !== null) done('error');
+    });
+    (socket as net.Socket & { send: (due: number) => void }).send = (due: number) => {
+      dueAt = due;
+      socket.write(requestBytes);
+    };
+    return socket;
+  }
+
+  const fire = (dueAt: number): void => {
+    sendLags.push(performance.now() - dueAt);
+    const socket = (idle.pop() ?? open()) as net.Socket & { send: (due: number) => void };
+    socket.send(dueAt);
+  };
+
+  const warm = Array.from({ length: options.warmConnections ?? 0 }, open);
+  await Promise.all(warm.map((socket) => new Promise((resolve) => socket.once('connect', resolve).once('close', resolve))));
+  idle.push(...warm.filter((socket) => !socket.destroyed));
+
   const started = performance.now();
   let sent = 0;
   await new Promise<void>((resolve) => {
     const tick = (): void => {
       const due = Math.min(total, Math.floor((performance.now() - started) / intervalMs) + 1);
-      while (sent < due) answers.push(fire(started + sent++ * intervalMs));
+      while (sent < due) fire(started + sent++ * intervalMs);
       if (sent >= total) resolve();
       else setTimeout(tick, 1);
     };
     tick();
   });
-  await Promise.all(answers);
-  agent.destroy();
+  if (total > 0) await finished;
+  for (const socket of sockets) socket.destroy();
   const latencies = new Map([...byStatus].map(([status, list]) => [status, Float64Array.from(list).sort()]));
-  return { sent, durationS: options.durationS, statuses, latencies, retryAfter };
+  return { sent, durationS: options.durationS, statuses, latencies, retryAfter, sendLags: Float64Array.from(sendLags).sort(), connections };
 }

@@ -15,6 +15,8 @@ import { holds, type Stage, type StageContext } from './stage.js';
 
 const PATH = '/v1/forms?limit=100';
 const OVERLOAD_FACTOR = 3;
+/** The open loop's keep-alive pool, connected before it starts (more are opened when all are busy). */
+const WARM_CONNECTIONS = 256;
 
 /** A refusal must say when to come back: a few plain requests while the overload runs. */
 async function refusalHeaders(baseUrl: string, apiKey: string, until: number): Promise<{ seen: number; withRetryAfter: number; bodies: Set<string> }> {
@@ -46,7 +48,7 @@ async function run(context: StageContext) {
     context.log(`overload: saturation ${saturation.reqPerSec.toFixed(0)} req/s, p99 ${saturation.p99Ms.toFixed(1)} ms (${connections} connections)`);
     const rate = saturation.reqPerSec * OVERLOAD_FACTOR;
     const [loop, refusals] = await Promise.all([
-      openLoop({ url: baseUrl, path: PATH, headers: { authorization: `Bearer ${apiKey}` }, rate, durationS }),
+      openLoop({ url: baseUrl, path: PATH, headers: { authorization: `Bearer ${apiKey}` }, rate, durationS, warmConnections: WARM_CONNECTIONS }),
       refusalHeaders(baseUrl, apiKey, performance.now() + (durationS * 1000) / 2),
     ]);
     const none = new Float64Array(0);
@@ -67,7 +69,7 @@ async function run(context: StageContext) {
     const admittedP99 = percentile(over.okLatencies, 99);
     const shedP99 = over.shed ? percentile(over.shedLatencies, 99) : null;
     context.log(
-      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}; gateway CPU per 200 ${cpuPerOkSaturation?.toFixed(3)} ms at saturation, ${cpuPerOkOverload?.toFixed(3)} ms overloaded (refusals included)`,
+      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}; generator lag p99 ${percentile(loop.sendLags, 99).toFixed(1)} ms, ${loop.connections} connections; gateway CPU per 200 ${cpuPerOkSaturation?.toFixed(3)} ms at saturation, ${cpuPerOkOverload?.toFixed(3)} ms overloaded (refusals included)`,
     );
     const goodputRatio = ratio(goodput, saturation.reqPerSec);
     const latencyRatio = ratio(admittedP99, saturation.p99Ms);
@@ -88,6 +90,8 @@ async function run(context: StageContext) {
         otherAnswers: over.other,
         gatewayCpuMsPer200AtSaturation: round(cpuPerOkSaturation, 4),
         gatewayCpuMsPer200Overloaded: round(cpuPerOkOverload, 4),
+        generatorLagP99Ms: round(percentile(loop.sendLags, 99), 2),
+        generatorConnections: loop.connections,
         refusalsProbed: refusals.seen,
         refusalsWithRetryAfter: refusals.withRetryAfter,
         refusalCodes: [...refusals.bodies].join(', '),
