@@ -1,4 +1,4 @@
-import { feedPositionOf, type FeedPosition } from '../domain/webhooks/event-feed.service.js';
+import { feedPositionOf, type CommittedBefore, type FeedPosition } from '../domain/webhooks/event-feed.service.js';
 import type { EventType } from '../domain/webhooks/events.service.js';
 import { AppError, validationFailed } from '../errors.js';
 import type { Database } from '../infra/db.js';
@@ -72,10 +72,10 @@ export class EventStreams {
     const lease = await slots.acquire(owner, STREAMS_PER_KEY);
     if (lease === null) throw new AppError('too_many_streams', { cap: STREAMS_PER_KEY });
     const release = (): void => void slots.release(owner, lease).catch(() => undefined);
-    let after: FeedPosition;
+    let start: { after: FeedPosition; committed: CommittedBefore | null };
     try {
       await this.tail.start();
-      after = resumeAt ?? (await this.tail.currentPosition());
+      start = resumeAt ? { after: resumeAt, committed: null } : await this.tail.startingPoint();
     } catch (error) {
       release();
       throw error;
@@ -83,7 +83,8 @@ export class EventStreams {
     const subscriber: EventSubscriber = new EventSubscriber(db, this.tail, {
       accountId: request.accountId,
       types: new Set(request.types),
-      after,
+      after: start.after,
+      skipCommittedBefore: start.committed,
       idleMs: request.idleMs,
       maxQueued: this.options.maxQueued ?? 1000,
       onEnd: () => {

@@ -1,4 +1,4 @@
-import { comparePositions, readFeed, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
+import { committedIn, comparePositions, readFeed, type CommittedBefore, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
 import type { EventPayload, EventType } from '../domain/webhooks/events.service.js';
 import type { Database } from '../infra/db.js';
 import { FEED_BATCH, type FeedTail, type TailReader } from './feed-tail.js';
@@ -17,6 +17,8 @@ export interface SubscriberOptions {
   types: ReadonlySet<EventType>;
   /** Where it starts: after a resumed event, or the tail's position ("from the moment of connection"). */
   after: FeedPosition;
+  /** A stream from the moment of connection: what had committed then, which it never sends. Null: a resumed stream. */
+  skipCommittedBefore: CommittedBefore | null;
   idleMs: number;
   /** Rows held for a reader slower than the events: past it, the stream drops them and reads them again later. */
   maxQueued: number;
@@ -43,6 +45,8 @@ export class EventSubscriber implements EventStream, TailReader {
   private seen: FeedPosition;
   private ended = false;
   private wakeUp: (() => void) | null = null;
+  /** Dropped once the stream is past every transaction the snapshot knew: no later row can be in it. */
+  private committedBefore: CommittedBefore | null;
 
   constructor(
     private readonly db: Database,
@@ -51,6 +55,7 @@ export class EventSubscriber implements EventStream, TailReader {
   ) {
     this.sent = options.after;
     this.seen = options.after;
+    this.committedBefore = options.skipCommittedBefore;
     tail.add(this);
   }
 
@@ -63,8 +68,8 @@ export class EventSubscriber implements EventStream, TailReader {
     const { accountId, types, maxQueued } = this.options;
     for (const row of rows) {
       if (row.accountId !== accountId || !types.has(row.type) || comparePositions(row, this.seen) <= 0) continue;
-      this.queue.push(row);
       this.seen = row;
+      if (!this.committedEarlier(row)) this.queue.push(row);
     }
     if (this.queue.length > maxQueued) {
       this.queue = [];
@@ -104,7 +109,7 @@ export class EventSubscriber implements EventStream, TailReader {
     const account = { accountId: this.options.accountId, types: [...this.options.types] };
     const { rows } = await readFeed(this.db, { after: this.seen, account, upTo, limit: FEED_BATCH });
     if (this.ended) return;
-    this.queue.push(...rows);
+    for (const row of rows) if (!this.committedEarlier(row)) this.queue.push(row);
     const last = rows.at(-1);
     if (last) this.seen = last;
     if (rows.length === FEED_BATCH) return;
@@ -112,6 +117,18 @@ export class EventSubscriber implements EventStream, TailReader {
     // No await since the tail's position was compared: the tail hands on nothing in between.
     const now = this.tail.position;
     if (now !== null && comparePositions(now, upTo) === 0) this.live = true;
+  }
+
+  /** A row that had committed before this stream connected (which it does not send). */
+  private committedEarlier(row: FeedRow): boolean {
+    const before = this.committedBefore;
+    if (before === null) return false;
+    if (BigInt(row.txid) >= before.xmax) {
+      // Rows come in txid order: every later one is past the snapshot too.
+      this.committedBefore = null;
+      return false;
+    }
+    return committedIn(before, row.txid);
   }
 
   /** True when woken (rows, or the end), false after `idleMs` of nothing. */

@@ -1,4 +1,4 @@
-import { comparePositions, OUTBOX_CHANNEL, readFeed, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
+import { committedNow, comparePositions, OUTBOX_CHANNEL, readFeed, type CommittedBefore, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
 import type { Database } from '../infra/db.js';
 import type { SqlExecutor } from '../infra/db-driver.js';
 import { listenChannel, type ChannelListener } from '../infra/db-listen.js';
@@ -75,15 +75,16 @@ export class FeedTail {
 
   /**
    * Where a stream opened now starts ("from the moment of connection"): `position`, which the tail keeps current only
-   * while streams are open; once none is, it stops reading, so the first stream after a pause reads it afresh.
+   * while streams are open (once none is, it stops reading, so the first stream after a pause moves it on to the
+   * watermark), and what had committed by now: rows past the position that the stream must skip.
    */
-  async currentPosition(): Promise<FeedPosition> {
+  async startingPoint(): Promise<{ after: FeedPosition; committed: CommittedBefore }> {
     if (this.position === null) throw new Error('the feed tail is not started');
-    if (this.readers.size > 0) return this.position;
-    const { watermark } = await readFeed(this.reader, { after: END, limit: 0 });
+    const committed = await committedNow(this.reader);
+    const watermark = { txid: String(committed.xmin), id: 0 };
     // Never backwards: another stream may have moved it on meanwhile.
-    if (this.position === null || comparePositions(watermark, this.position) > 0) this.position = watermark;
-    return this.position;
+    if (this.readers.size === 0 && comparePositions(watermark, this.position) > 0) this.position = watermark;
+    return { after: this.position, committed };
   }
 
   add(reader: TailReader): void {

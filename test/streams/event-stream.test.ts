@@ -236,6 +236,26 @@ describe('GET /v1/events/stream', () => {
       await early.end();
     }
   });
+
+  it.skipIf(!process.env.DATABASE_URL)('from the moment of connection never sends an event committed before it, while an older transaction holds the watermark back', async () => {
+    // A transaction older than everything below, still running (on any database of the server, it holds the
+    // snapshot's xmin): the stream's starting watermark falls below the events committed just before it connects.
+    const older = new pg.Client({ connectionString: t.db.url! });
+    await older.connect();
+    try {
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      await ingest('Before');
+      const next = await open();
+      await ingest('After');
+      await older.query('COMMIT');
+      await next.waitForEvents(1);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(next.events.map((m) => (m.body.data as { formData: { Name: string } }).formData.Name)).toStrictEqual(['After']);
+    } finally {
+      await older.end();
+    }
+  });
 });
 
 describe('subscription { events } over server-sent events', () => {

@@ -76,6 +76,29 @@ export async function readFeed(db: SqlExecutor, filter: FeedFilter): Promise<Fee
 }
 
 /**
+ * Which transactions had committed when a snapshot was taken (PostgreSQL's pg_snapshot): those below `xmin`, and
+ * those below `xmax` not `running`. A stream that starts "from the moment of connection" skips the rows of these:
+ * its starting position is a watermark, which an older transaction still running (anywhere on the server) holds
+ * below rows that had committed before the connection.
+ */
+export interface CommittedBefore {
+  xmin: bigint;
+  xmax: bigint;
+  running: ReadonlySet<bigint>;
+}
+
+export async function committedNow(db: SqlExecutor): Promise<CommittedBefore> {
+  const [row] = await db.sql(rawStatement(sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS "snapshot"`));
+  const [xmin = '0', xmax = '0', running = ''] = (row?.snapshot ?? '').split(':');
+  return { xmin: BigInt(xmin), xmax: BigInt(xmax), running: new Set(running ? running.split(',').map(BigInt) : []) };
+}
+
+export function committedIn(snapshot: CommittedBefore, txid: string): boolean {
+  const id = BigInt(txid);
+  return id < snapshot.xmin || (id < snapshot.xmax && !snapshot.running.has(id));
+}
+
+/**
  * Where a stream resumes after `eventId`, any retained event of the account (contract §7.2 "resume"), or null. Found
  * through the (accountId, createdAt) index by the time the id carries, as `GET /events/{id}`.
  */
