@@ -1,5 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss';
 import { notifyChannelSql } from 'pg-boss/dist/plans.js';
+import type { Alongside, JobCompletions } from './job-completions.js';
 
 /**
  * A pg-boss consumer that keeps up to `concurrency` jobs running, each settling on its own, instead of pg-boss's
@@ -10,8 +11,9 @@ import { notifyChannelSql } from 'pg-boss/dist/plans.js';
  *
  * Claiming and settling are pg-boss's (SKIP LOCKED fetch, completion fenced by the claim's retry count), so the
  * guarantees are the queue's: a job runs again only when its worker died holding it (expiry) or it failed.
- * Completions are written in batches (one statement for the jobs finished meanwhile); a crash between a job's end
- * and its completion re-runs it, which the delivery handler's attempt guard makes harmless.
+ * Completions are written in batches (job-completions.ts: one statement for the jobs of every queue finished meanwhile,
+ * with what a handler returns to write alongside); a crash between a job's end and its completion re-runs it, which the
+ * delivery handler's attempt guard makes harmless.
  *
  * Wakes on pg-boss's NOTIFY for the queue (a job inserted ready to run), on a freed slot while work is known to be
  * waiting, and every `pollingIntervalSeconds` (retries coming due, and the fallback when NOTIFY is unavailable).
@@ -29,22 +31,23 @@ export interface ConcurrentWorkOptions {
 const REFILL_SHARE = 4;
 
 /**
- * How long the first job to end waits for others before their completions are written (one statement for all): jobs
- * fetched together end a few ms apart (each receiver answers in its own time), and written as each ended they cost a
- * statement apiece. A crash in this window re-runs them, as one between a job's end and its completion always could.
+ * How long a slot freed while work is waiting waits for the others ending after it before the fetch that refills
+ * them: jobs fetched together end a few ms apart, and refilled as each share of slots came free they cost a fetch and
+ * a read apiece for a few jobs (emails: half a fetch and half a read per ingest at 100 ingests/s, the pipeline's
+ * largest share). A NOTIFY (new work) and a worker with nothing running fetch at once.
  */
-export const SETTLE_GATHER_MS = 10;
+export const REFILL_GATHER_MS = 10;
 
 export class ConcurrentWorker<T extends object> {
   private readonly running = new Map<string, Job<T>>();
   private readonly groups = new Map<string, number>();
-  private finished: Job<T>[] = [];
   private failed: { job: Job<T>; message: string }[] = [];
   private settling: Promise<void> | null = null;
   /** The last fetch filled every slot it asked for, or skipped full groups: more may be waiting. */
   private moreWaiting = true;
   private woken = false;
   private wake: (() => void) | null = null;
+  private refill: NodeJS.Timeout | null = null;
   private stopping = false;
   private loop: Promise<void> = Promise.resolve();
   private listener: { close(): Promise<void> } | null = null;
@@ -54,7 +57,8 @@ export class ConcurrentWorker<T extends object> {
   constructor(
     private readonly boss: PgBoss,
     private readonly name: string,
-    private readonly handler: (data: T, job: Job<T>) => Promise<void>,
+    private readonly handler: (data: T, job: Job<T>) => Promise<Alongside | void>,
+    private readonly completions: JobCompletions,
     private readonly options: ConcurrentWorkOptions,
     private readonly onError: (message: string) => void,
   ) {}
@@ -91,6 +95,9 @@ export class ConcurrentWorker<T extends object> {
       this.woken = false;
       const free = this.options.concurrency - this.running.size;
       if (free > 0) {
+        // This fetch refills the slots freed so far: a refill timer pending would only fetch again.
+        if (this.refill) clearTimeout(this.refill);
+        this.refill = null;
         const { perGroup } = this.options;
         const full = perGroup === undefined ? [] : [...this.groups].filter(([, count]) => count >= perGroup).map(([group]) => group);
         try {
@@ -120,12 +127,12 @@ export class ConcurrentWorker<T extends object> {
     if (group !== null) this.groups.set(group, (this.groups.get(group) ?? 0) + 1);
     this.running.set(job.id, job);
     void this.handler(job.data, job).then(
-      () => this.end(job, group, null),
-      (error: unknown) => this.end(job, group, error instanceof Error ? error.message : String(error)),
+      (alongside) => this.end(job, group, null, alongside ?? null),
+      (error: unknown) => this.end(job, group, error instanceof Error ? error.message : String(error), null),
     );
   }
 
-  private end(job: Job<T>, group: string | null, failure: string | null): void {
+  private end(job: Job<T>, group: string | null, failure: string | null, alongside: Alongside | null): void {
     this.running.delete(job.id);
     let groupFreed = false;
     if (group !== null) {
@@ -134,37 +141,45 @@ export class ConcurrentWorker<T extends object> {
       if (left > 0) this.groups.set(group, left);
       else this.groups.delete(group);
     }
-    if (failure === null) this.finished.push(job);
-    else this.failed.push({ job, message: failure });
-    void this.settle();
+    if (failure === null) this.completions.add({ name: this.name, id: job.id, retryCount: job.retryCount }, alongside);
+    else {
+      this.failed.push({ job, message: failure });
+      void this.settle();
+    }
     const free = this.options.concurrency - this.running.size;
-    if (this.moreWaiting && (groupFreed || free * REFILL_SHARE >= this.options.concurrency || this.running.size === 0)) this.poke(false);
+    if (this.moreWaiting && this.running.size === 0) this.refillNow();
+    else if (this.moreWaiting && (groupFreed || free * REFILL_SHARE >= this.options.concurrency)) this.refill ??= setTimeout(() => this.refillNow(), REFILL_GATHER_MS);
     if (this.running.size === 0) this.idle?.();
   }
 
-  /**
-   * Writes the completions (and failures) gathered so far, one statement per kind; one write at a time. `gather`: the
-   * first of them waits SETTLE_GATHER_MS for the jobs ending after it (not when the worker stops).
-   */
-  private settle(gather = true): Promise<void> {
-    this.settling ??= (async () => {
-      if (gather && !this.stopping) await new Promise((resolve) => setTimeout(resolve, SETTLE_GATHER_MS));
-      while (this.finished.length || this.failed.length) {
-        const finished = this.finished;
-        const failed = this.failed;
-        this.finished = [];
-        this.failed = [];
+  private refillNow(): void {
+    if (this.refill) clearTimeout(this.refill);
+    this.refill = null;
+    this.poke(false);
+  }
+
+  /** Writes the failures gathered so far (back to the queue for retry), one at a time; one write at a time. */
+  private settle(): Promise<void> {
+    // Reset in a callback, which runs after the assignment even when nothing was pending.
+    this.settling ??= this.failPending().finally(() => {
+      this.settling = null;
+    });
+    return this.settling;
+  }
+
+  private async failPending(): Promise<void> {
+    while (this.failed.length) {
+      const failed = this.failed;
+      this.failed = [];
+      for (const { job, message } of failed) {
         try {
-          if (finished.length) await this.boss.complete(this.name, finished.map((job) => ({ id: job.id, retryCount: job.retryCount })));
-          for (const { job, message } of failed) await this.boss.fail(this.name, { id: job.id, retryCount: job.retryCount }, { message });
+          await this.boss.fail(this.name, { id: job.id, retryCount: job.retryCount }, { message });
         } catch (error) {
-          // The jobs stay active and expire into a retry: at least once, never lost.
+          // The job stays active and expires into a retry: at least once, never lost.
           this.onError(`settling failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
-      this.settling = null;
-    })();
-    return this.settling;
+    }
   }
 
   /**
@@ -179,6 +194,7 @@ export class ConcurrentWorker<T extends object> {
   /** Stops fetching at once and leaves the running jobs to expire into retries (the queue is closing without grace). */
   async abandon(): Promise<void> {
     this.stopping = true;
+    if (this.refill) clearTimeout(this.refill);
     this.wake?.();
     await this.loop;
     await this.listener?.close().catch(() => undefined);
@@ -186,6 +202,7 @@ export class ConcurrentWorker<T extends object> {
 
   private async drain(timeoutMs: number): Promise<boolean> {
     this.stopping = true;
+    if (this.refill) clearTimeout(this.refill);
     this.wake?.();
     await this.loop;
     await this.listener?.close().catch(() => undefined);
@@ -197,7 +214,7 @@ export class ConcurrentWorker<T extends object> {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
       ]));
     clearTimeout(timer);
-    await this.settle(false);
+    await Promise.all([this.settle(), this.completions.flush()]);
     const cut = [...this.running.values()];
     if (cut.length) {
       await this.boss

@@ -43,16 +43,18 @@ function endJob(queue: string, job: Job<object>, span: OpenSpan, started: number
 }
 
 /** Runs one job under its span; what it records or enqueues carries the span on. Rethrows the job's error. */
-export async function runJob<T extends object>(queue: string, job: Job<T>, work: () => Promise<void>, log: boolean): Promise<void> {
+export async function runJob<T extends object, R = void>(queue: string, job: Job<T>, work: () => Promise<R>, log: boolean): Promise<R> {
   const started = performance.now();
   const span = jobSpan(queue, job);
+  let result: R;
   try {
-    await runInTrace(span.context, work);
+    result = await runInTrace(span.context, work);
   } catch (error) {
     endJob(queue, job, span, started, log, error);
     throw error;
   }
   endJob(queue, job, span, started, log);
+  return result;
 }
 
 /**

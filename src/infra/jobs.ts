@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Database } from './db.js';
 import { ConcurrentWorker, type ConcurrentWorkOptions } from './concurrent-worker.js';
 import { JobQueueDb } from './job-queue-db.js';
+import { JobCompletions, type Alongside } from './job-completions.js';
 import { logger } from './log.js';
 import { runJob, runJobBatch, withTrace } from './job-runs.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -93,6 +94,9 @@ export interface WorkOptions {
 /** A job handler: resolve for success; throw to let pg-boss retry (then dead-letter). */
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 
+/** A concurrent worker's handler (`workConcurrently`): may resolve with a write to make with its job's completion. */
+export type ConcurrentJobHandler<T> = (data: T, job: Job<T>) => Promise<Alongside | void>;
+
 /** pg-boss's `db` over an interactive Prisma transaction: the job commits or rolls back with it. */
 export function transactionDb(tx: Prisma.TransactionClient): Db {
   return fromPrisma(tx);
@@ -101,13 +105,25 @@ export function transactionDb(tx: Prisma.TransactionClient): Db {
 export class JobQueue {
   private stopped = false;
   private readonly concurrentWorkers: Pick<ConcurrentWorker<object>, 'stop' | 'abandon'>[] = [];
+  /** Each queue's job table (pg-boss's `table_name`), read at start-up. */
+  private readonly tables = new Map<string, string>();
+  /** The completions of the concurrent workers' jobs, every queue's in one statement (job-completions.ts). */
+  readonly completions: JobCompletions;
 
   private constructor(
     readonly boss: PgBoss,
     private readonly database: Database,
     /** Whether each job run (and each event fanned out) writes its line. */
     readonly logJobs: boolean,
-  ) {}
+  ) {
+    this.completions = new JobCompletions(
+      database,
+      (name) => this.tables.get(name) ?? 'job_common',
+      (message) => {
+        if (!this.stopped) logger.error({ error: message }, 'job queue');
+      },
+    );
+  }
 
   static async start(options: JobQueueOptions): Promise<JobQueue> {
     const { db } = options;
@@ -160,6 +176,7 @@ export class JobQueue {
       if (existing.has(name)) await this.boss.updateQueue(name, options);
       else await this.boss.createQueue(name, options);
     }
+    for (const { name, table } of await this.boss.getQueues()) this.tables.set(name, table);
     for (const name of Object.values(QUEUE)) {
       // Warms pg-boss's queue cache (a lookup that matches nothing).
       await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
@@ -225,10 +242,13 @@ export class JobQueue {
     );
   }
 
-  /** Runs `handler` for up to `options.concurrency` jobs at once, at most `perGroup` of one group (concurrent-worker.ts). */
-  async workConcurrently<T extends object>(name: QueueName, handler: JobHandler<T>, options: ConcurrentWorkOptions): Promise<ConcurrentWorker<T>> {
-    const logged: JobHandler<T> = (data, job) => runJob(name, job, () => handler(data, job), this.logJobs);
-    const worker = new ConcurrentWorker<T>(this.boss, name, logged, options, (message) => {
+  /**
+   * Runs `handler` for up to `options.concurrency` jobs at once, at most `perGroup` of one group (concurrent-worker.ts).
+   * What a handler resolves with is written with its job's completion (`completions.registerAlongside`).
+   */
+  async workConcurrently<T extends object>(name: QueueName, handler: ConcurrentJobHandler<T>, options: ConcurrentWorkOptions): Promise<ConcurrentWorker<T>> {
+    const logged: ConcurrentJobHandler<T> = (data, job) => runJob(name, job, () => handler(data, job), this.logJobs);
+    const worker = new ConcurrentWorker<T>(this.boss, name, logged, this.completions, options, (message) => {
       if (!this.stopped) logger.error({ queue: name, error: message }, 'job queue');
     });
     await worker.start();

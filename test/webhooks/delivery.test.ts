@@ -9,6 +9,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createAccount, createForm, ingest, subscribe } from './fixtures.js';
 import { QUEUE } from '../../src/infra/jobs.js';
+import type { Alongside } from '../../src/infra/job-completions.js';
+import { randomUUID } from 'node:crypto';
 import { webhookDeliveries, webhookDeliveryLatency } from '../../src/infra/metrics.js';
 import { fastRetries, recordingSender, testConfig, waitFor, waitForIdleQueue } from './support.js';
 
@@ -40,6 +42,15 @@ async function deliveryMetrics(): Promise<{ succeeded: number; retry: number; fa
   const counts = Object.fromEntries((await webhookDeliveries.get()).values.map(({ labels, value }) => [String(labels.result), value]));
   const latency = (await webhookDeliveryLatency.get()).values.find((v) => v.metricName === 'webhook_delivery_latency_seconds_count')?.value ?? 0;
   return { succeeded: counts.succeeded ?? 0, retry: counts.retry ?? 0, failed: counts.failed ?? 0, latency };
+}
+
+/**
+ * Handlers run by hand resolve with the successes their worker writes with their jobs' completions: written here the
+ * same way, with completions of jobs that do not exist (they complete nothing).
+ */
+async function settleByHand(results: (Alongside | void)[]): Promise<void> {
+  for (const alongside of results) if (alongside) worker.queue.completions.add({ name: QUEUE.webhookDelivery, id: randomUUID(), retryCount: 0 }, alongside);
+  await worker.queue.completions.flush();
 }
 
 const deliveryOf = (subscriptionId: number | null) =>
@@ -192,7 +203,7 @@ describe('webhook deliveries', () => {
     const rows = await Promise.all([0, 1, 2, 3].map((i) => db.prisma.webhookDelivery.create({ data: row(i, i === 3 ? gone.id : null) })));
     const handler = createWebhookDeliveryHandler({ prisma: db.prisma, db, queue: worker.queue, fetcher: createOutboundFetcher(config) });
     db.resetQueryCount();
-    await Promise.all(rows.map((delivery) => handler({ deliveryId: delivery.id })));
+    await settleByHand(await Promise.all(rows.map((delivery) => handler({ deliveryId: delivery.id }))));
     expect(db.queries.filter((q) => q.includes('FROM "WebhookDelivery" d'))).toHaveLength(1);
     const settled = await db.prisma.webhookDelivery.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { messageId: 'asc' } });
     expect(settled.map((d) => [d.status, d.lastStatusCode])).toStrictEqual([
@@ -207,7 +218,7 @@ describe('webhook deliveries', () => {
     expect(receiver.requests).toHaveLength(4);
   });
 
-  it('records the successes answered in the same turn of the event loop in one statement, each under its own guard', async () => {
+  it('records the successes ending together in one statement with their jobs\' completions, each under its own guard', async () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id, { webhookUrl: 'https://hooks.example.test/same-turn' });
     const rows = await Promise.all(
@@ -235,8 +246,13 @@ describe('webhook deliveries', () => {
     await db.prisma.webhookDelivery.update({ where: { id: rows[2]!.id }, data: { attempts: 1 } });
     db.resetQueryCount();
     for (const answer of answers) answer({ ok: true, status: 202, headers: {}, body: '', latencyMs: 7 });
-    await running;
-    expect(db.queries.filter((q) => q.trim().startsWith('UPDATE "WebhookDelivery"'))).toHaveLength(1);
+    const successes = await running;
+    // Nothing is written by the handler itself: its worker writes the successes with the completions.
+    expect(db.queries.filter((q) => q.includes('UPDATE "WebhookDelivery"'))).toHaveLength(0);
+    await settleByHand(successes);
+    const writes = db.queries.filter((q) => q.includes('UPDATE "WebhookDelivery"'));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/UPDATE "pgboss"\."job_common" SET completed_on/);
     const settled = await db.prisma.webhookDelivery.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { messageId: 'asc' } });
     expect(settled.map((d) => [d.status, d.attempts, d.lastStatusCode, d.lastLatencyMs, d.lastAttemptAt?.toISOString(), d.deliveredAt?.toISOString()])).toStrictEqual([
       ['succeeded', 1, 202, 7, at.toISOString(), at.toISOString()],

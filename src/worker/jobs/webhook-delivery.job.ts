@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import { Webhook } from 'standardwebhooks';
 import type { Updateable } from 'kysely';
 import type { Database, Prisma } from '../../infra/db.js';
@@ -11,6 +10,7 @@ import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
 import { rowsById } from '../../infra/rows-by-id.js';
+import type { Alongside } from '../../infra/job-completions.js';
 import { webhookDeliveries, webhookDeliveryLatency } from '../../infra/metrics.js';
 
 /**
@@ -153,11 +153,10 @@ interface Success {
 }
 
 /**
- * ONE statement for the successes gathered in one turn of the event loop, each row under its own guard. Timestamps go
- * as UTC text (`timestamp` columns hold UTC by Prisma's convention; the zone in the text is ignored).
+ * ONE UPDATE for many successes, each row under its own guard. Timestamps go as UTC text (`timestamp` columns hold UTC
+ * by Prisma's convention; the zone in the text is ignored).
  */
-const recordSuccesses = (rows: readonly Success[]) =>
-  rawStatement(sql`
+const successesUpdate = (rows: readonly Success[]) => sql`
   UPDATE "WebhookDelivery" d
   SET "status" = 'succeeded', "attempts" = v."attempts", "lastAttemptAt" = v."at", "deliveredAt" = v."at", "lastStatusCode" = v."statusCode",
       "lastLatencyMs" = v."latencyMs", "attemptLog" = v."attemptLog"::jsonb, "lastError" = NULL, "nextAttemptAt" = NULL, "updatedAt" = ${new Date().toISOString()}::timestamp
@@ -165,32 +164,22 @@ const recordSuccesses = (rows: readonly Success[]) =>
               ${rows.map((row) => row.at.toISOString())}::timestamp[], ${rows.map((row) => row.statusCode)}::int[], ${rows.map((row) => row.latencyMs)}::int[],
               ${rows.map((row) => row.attemptLog)}::text[])
     AS v("id", "expected", "attempts", "at", "statusCode", "latencyMs", "attemptLog")
-  WHERE d."id" = v."id" AND d."attempts" = v."expected" AND d."status" = 'pending'`);
+  WHERE d."id" = v."id" AND d."attempts" = v."expected" AND d."status" = 'pending'`;
 
-type RecordSuccess = (success: Success) => Promise<void>;
-
-/**
- * How long the first success waits for the ones answered after it before ONE statement records them all: the
- * deliveries of one fetch (an event's subscriptions, say) are answered a few ms apart, each receiver in its own time.
- * A crash in this window sends the deliveries again with the same webhook-id, as one between the answer and its
- * record always could (at least once; receivers dedupe by webhook-id).
- */
-export const SUCCESS_GATHER_MS = 5;
+/** Successes written on their own (an endpoint's failing period ends with one: its record comes first). */
+export const recordSuccesses = (rows: readonly Success[]) => rawStatement(successesUpdate(rows));
 
 /**
- * Records the successes answered within SUCCESS_GATHER_MS of each other in ONE statement: under load tens of them,
- * each a round trip otherwise. A delivery's job completes only once its row is written, as before.
+ * A success is written with its job's completion (job-completions.ts): ONE statement records the deliveries answered
+ * within the completions' gathering and completes their jobs and the emails' of the same pass. Before, a delivery's
+ * success and its job's completion were two statements. A crash before that statement sends the delivery again with
+ * the same webhook-id, as one between the answer and its record always could (at least once; receivers dedupe by
+ * webhook-id).
  */
-function successRecorder(db: Pick<Database, 'sql'>): RecordSuccess {
-  const loader = new DataLoader<Success, void>(
-    async (successes) => {
-      await db.sql(recordSuccesses(successes));
-      return successes.map(() => undefined);
-    },
-    { cache: false, batchScheduleFn: (callback) => setTimeout(callback, SUCCESS_GATHER_MS) },
-  );
-  return (success) => loader.load(success);
-}
+export const DELIVERED = 'webhook.delivered';
+
+/** The CTE that writes the successes alongside the completions. */
+const deliveredCte = (rows: unknown[]) => sql`delivered AS (${successesUpdate(rows as Success[])})`;
 
 /**
  * `webhook_delivery_latency_seconds`: event written (the payload's createdAt) to its first successful delivery, for
@@ -204,14 +193,20 @@ function observeFirstDelivery(delivery: Pick<DeliveryRow, 'roundStart' | 'payloa
 
 const logOf = (value: unknown): AttemptLogEntry[] => (Array.isArray(value) ? (value as AttemptLogEntry[]) : []);
 
-async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery, recordSuccess }: Batched, job: DeliveryJobData): Promise<DeliveryOutcome> {
+/** What a delivery did, and the success to write with its job's completion (none when written already, or no success). */
+interface Delivered {
+  outcome: DeliveryOutcome;
+  success?: Success;
+}
+
+async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery }: Batched, job: DeliveryJobData): Promise<Delivered> {
   const { prisma } = deps;
   const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const clock = deps.clock ?? (() => new Date());
   const expectedAttempts = job.attempt ?? 0;
   const delivery = await readDelivery(job.deliveryId);
   // A stale copy of a job (one re-run after its attempt was already recorded) must not send again.
-  if (!delivery || delivery.status !== 'pending' || delivery.attempts !== expectedAttempts) return 'skipped';
+  if (!delivery || delivery.status !== 'pending' || delivery.attempts !== expectedAttempts) return { outcome: 'skipped' };
 
   let target: Target | null = null;
   if (delivery.subscriptionId !== null) {
@@ -226,7 +221,7 @@ async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery, recordS
     // Nothing was attempted (the subscription was deactivated or deleted, the form's URL removed): no
     // outbound-fetch reason applies, so lastError stays null (contract §6.5 "delivery object").
     await deps.db.sql(recordAttempt(delivery.id, expectedAttempts, { status: 'failed', nextAttemptAt: null }));
-    return 'failed';
+    return { outcome: 'failed' };
   }
 
   const body = JSON.stringify(delivery.payload);
@@ -257,14 +252,14 @@ async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery, recordS
   const subscriptionId = delivery.subscriptionId;
 
   if (result.ok) {
-    // On the driver, batched (the common case, once per delivery): Prisma's query path cost more CPU than the statement.
-    await recordSuccess({ id: delivery.id, expectedAttempts, attempts, at: timestamp, statusCode: result.status, latencyMs: result.latencyMs, attemptLog: common.attemptLog });
+    const success: Success = { id: delivery.id, expectedAttempts, attempts, at: timestamp, statusCode: result.status, latencyMs: result.latencyMs, attemptLog: common.attemptLog };
     observeFirstDelivery(delivery, Date.now());
-    // Ends the endpoint's failing period; read with the delivery, so the common case costs no statement.
-    if (subscriptionId !== null && delivery.subscriptionFailing) {
-      await prisma.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: { not: null } }, data: { failingSince: null } });
-    }
-    return 'succeeded';
+    // The common case: written with the job's completion. An endpoint whose failing period this success ends (read
+    // with the delivery) has it recorded first, then the period ended.
+    if (subscriptionId === null || !delivery.subscriptionFailing) return { outcome: 'succeeded', success };
+    await deps.db.sql(recordSuccesses([success]));
+    await prisma.webhookSubscription.updateMany({ where: { id: subscriptionId, failingSince: { not: null } }, data: { failingSince: null } });
+    return { outcome: 'succeeded' };
   }
   // 410: the receiver asked us to stop. blocked_address: the host resolves where we never connect, and retrying
   // cannot change that within a retry schedule (contract §6.5): both end the delivery at once.
@@ -286,8 +281,8 @@ async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery, recordS
     }
     if (subscriptionId !== null) deactivated = await recordEndpointFailure(deps, tx, subscriptionId, timestamp, result.status === 410);
   });
-  if (deactivated) return 'deactivated';
-  return last ? 'failed' : 'retrying';
+  if (deactivated) return { outcome: 'deactivated' };
+  return { outcome: last ? 'failed' : 'retrying' };
 }
 
 /**
@@ -324,14 +319,19 @@ async function recordEndpointFailure(
 /** The statements every delivery runs, batched across the deliveries of one worker. */
 interface Batched {
   readDelivery: ReadDelivery;
-  recordSuccess: RecordSuccess;
 }
 
-export function createWebhookDeliveryHandler(deps: WebhookDeliveryDeps): (data: DeliveryJobData) => Promise<void> {
-  const batched: Batched = { readDelivery: rowsById((ids) => deps.db.sql(deliveryRows(ids))), recordSuccess: successRecorder(deps.db) };
+/**
+ * The `webhook.deliver` handler. It resolves with the success to write with its job's completion (`workConcurrently`
+ * writes it; DELIVERED registers how), so that a delivery's job completes exactly when its success is recorded.
+ */
+export function createWebhookDeliveryHandler(deps: WebhookDeliveryDeps): (data: DeliveryJobData) => Promise<Alongside | void> {
+  deps.queue.completions.registerAlongside(DELIVERED, deliveredCte);
+  const batched: Batched = { readDelivery: rowsById((ids) => deps.db.sql(deliveryRows(ids))) };
   return async (data) => {
-    const outcome = await deliverWebhook(deps, batched, data);
+    const { outcome, success } = await deliverWebhook(deps, batched, data);
     const result = DELIVERY_RESULT[outcome];
     if (result) webhookDeliveries.inc({ result });
+    return success ? { kind: DELIVERED, row: success } : undefined;
   };
 }
