@@ -181,9 +181,9 @@ async function settle(consumers: Consumers): Promise<void> {
   const deadline = performance.now() + 60_000;
   let last = -1;
   for (;;) {
-    const { messages } = await consumers.ask('counts');
-    if (performance.now() >= deadline || messages === last) return;
-    last = messages;
+    const { messages, bytes } = await consumers.ask('counts');
+    if (performance.now() >= deadline || messages + bytes === last) return;
+    last = messages + bytes;
     await sleep(1000);
   }
 }
@@ -313,7 +313,8 @@ export const streamsStage: Stage = {
 
       // The paced phase's events have all arrived (or never will): what the next phase sends is counted apart.
       await settle(consumers);
-      context.log('streams: forms list and ingest vs the hand-written references, with the 50 streams open');
+      await consumers.ask('drain');
+      context.log('streams: forms list and ingest vs the hand-written references, with the 50 streams open (their clients reading bytes only)');
       const withStreams = await measureRatios(context, gateways, references);
       await settle(consumers);
       const change = (pick: (r: Ratios) => number | null): number | null => ratio(pick(withStreams), pick(without));
@@ -374,7 +375,7 @@ export const streamsStage: Stage = {
         ],
         notes: [
           `streams: commit → stream per (stream, event) pair, from the event's createdAt (set by the gateway just before its insert: an upper bound) and from its 201 reaching the bench (a lower bound). The ingest is open loop at ${RATE}/s (sentRatePerSecond: what the bench managed to send; refused: answers other than 201, 503 being the gateways' load shedding).`,
-          `streams: RSS per open stream: the two gateways' VmRSS with ${STREAMS} idle streams open minus before, divided by ${STREAMS} (noisy: GC). Ratios: gateway 0 against the main stage's references (forms list: handwritten-counters; ingest: handwritten), interleaved, first with no stream open, then with the ${STREAMS} open (the ingest's events flowing to them); "with / without" is 1 when the streams cost the list and ingest nothing.`,
+          `streams: RSS per open stream: the two gateways' VmRSS with ${STREAMS} idle streams open minus before, divided by ${STREAMS} (noisy: GC). Ratios: gateway 0 against the main stage's references (forms list: handwritten-counters; ingest: handwritten), interleaved, first with no stream open, then with the ${STREAMS} open (the ingest's events flowing to them); "with / without" is 1 when the streams cost the list and ingest nothing. With the streams open their clients (a thread of the bench) only read the bytes: parsing every message is the paced phase's check, and a client's CPU is not the gateway's machine's in production. ingestCpuMsPerRequest splits the CPU per ingest of gateway 0: its own, the other gateway's (serving its 25 streams), the bench's.`,
         ],
       };
     } finally {

@@ -26,10 +26,15 @@ export interface FeedRow extends FeedPosition {
   payload: EventPayload;
 }
 
+/**
+ * Transaction ids are canonical decimal text (PostgreSQL's bigint::text: no sign, no leading zero), so the shorter
+ * is the smaller and equal lengths compare as text: no BigInt per comparison (each open stream compares every row
+ * its replica reads).
+ */
 export function comparePositions(a: FeedPosition, b: FeedPosition): number {
   if (a.txid !== b.txid) {
-    const [x, y] = [BigInt(a.txid), BigInt(b.txid)];
-    return x < y ? -1 : 1;
+    if (a.txid.length !== b.txid.length) return a.txid.length - b.txid.length;
+    return a.txid < b.txid ? -1 : 1;
   }
   return a.id - b.id;
 }
