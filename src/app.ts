@@ -64,7 +64,7 @@ function spanEnd(route: string | undefined, status: number) {
 /** `readiness`: the process's stop state; a draining replica answers /readyz 503 so that load balancers move on. */
 export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}): App {
   observeDependencies(deps.db, deps.queue);
-  const shedder = new LoadShedder(deps.config.maxConcurrentRequests);
+  const shedder = new LoadShedder(deps.config.maxConcurrentRequests, deps.config.maxQueuedRequests);
   const metricsServed = deps.config.metricsToken !== null;
   const metrics = requestMetrics(metricsServed);
   const schema = toSchema();
@@ -171,7 +171,9 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       const incoming = request.headers.get('x-request-id');
       const context = createRequestContext(deps, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
       signals.set(context, request.signal);
-      const admitted = isUnshed(request.url) || shedder.admit();
+      const unshed = isUnshed(request.url);
+      const ticket = unshed || shedder.admit();
+      const admitted = typeof ticket === 'boolean' ? ticket : await ticket;
       let response: Response;
       try {
         // What the request records or enqueues (an outbox event, a job) carries its trace on (trace-context.ts).
@@ -180,7 +182,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
         if (!request.signal.aborted) logger.error({ requestId: context.requestId, traceId, route: context.log.route, error: describeError(error) });
         response = errorResponse(new AppError('internal_error'), context.responseHeaders);
       } finally {
-        if (admitted && !isUnshed(request.url)) shedder.release();
+        if (admitted && !unshed) shedder.release();
       }
       if (request.method === 'HEAD') response = await withoutBody(response);
       response.headers.set('X-Request-Id', context.requestId);

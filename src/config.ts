@@ -57,6 +57,8 @@ export interface Config {
   metricsToken: string | null;
   /** Requests worked on at once past which new ones are refused with 503 `overloaded` (null: no limit). */
   maxConcurrentRequests: number | null;
+  /** Requests that may wait for a place past maxConcurrentRequests (a burst), before the next are refused. */
+  maxQueuedRequests: number;
   /** A streamed response (an export) whose client has not read for this long is ended. */
   streamIdleTimeoutMs: number;
   /** A worker process (`npm run worker`) serves `/metrics` on this port when set (and metricsToken is). */
@@ -77,10 +79,14 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /**
- * One gateway process (2 cores) serves the forms list at ~1,250 requests/s with a p99 of ~60 ms at 32 to 64
- * connections; past ~64 requests at once they only queue (issue #38: p50 280 ms at 512 connections).
+ * One gateway process (2 cores) serves the forms list at ~1,300 requests/s with a p99 of ~60 ms at 32 connections;
+ * past that, requests only wait. Measured at 3 x saturation (bench stage overload, open loop): with 64 at once the
+ * admitted p99 was 2.7-3.1 x saturation's and the goodput 0.68-0.70 x; with 32, 1.3-1.7 x and 0.79-0.90 x; with 16,
+ * 1.45-1.5 x and 0.84-0.98 x. 32 more wait (a burst) rather than be refused: with them, a client's 64 requests at
+ * once on an idle replica are all served, as with the earlier limit of 64.
  */
-const DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
+const DEFAULT_MAX_QUEUED_REQUESTS = 32;
 
 type Env = Record<string, string | undefined>;
 
@@ -202,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     streamIdleTimeoutMs: milliseconds(env, 'STREAM_IDLE_TIMEOUT_MS', 30_000),
     maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS === 'off' ? null : positiveInt(env, 'MAX_CONCURRENT_REQUESTS', DEFAULT_MAX_CONCURRENT_REQUESTS),
+    maxQueuedRequests: env.MAX_QUEUED_REQUESTS === '0' ? 0 : positiveInt(env, 'MAX_QUEUED_REQUESTS', DEFAULT_MAX_QUEUED_REQUESTS),
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
     streamKeepAliveMs: Math.min(milliseconds(env, 'STREAM_KEEP_ALIVE_MS', 15_000), 15_000) || 15_000,
     streamLeaseMs: Math.max(milliseconds(env, 'STREAM_LEASE_MS', 30_000), 1_000),

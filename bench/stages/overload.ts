@@ -37,7 +37,9 @@ async function refusalHeaders(baseUrl: string, apiKey: string, until: number): P
 async function run(context: StageContext) {
   const { durationS, warmupS, connections } = context.settings;
   const apiKey = context.dataset.apiKey;
-  const gateway = await context.startGateway(context.url, join(context.scratch, 'overload-gateway'));
+  // OVERLOAD_MAX_CONCURRENT: another MAX_CONCURRENT_REQUESTS for the gateway (to measure a limit); default its own.
+  const limit = process.env.OVERLOAD_MAX_CONCURRENT;
+  const gateway = await context.startGateway(context.url, join(context.scratch, 'overload-gateway'), limit ? { MAX_CONCURRENT_REQUESTS: limit } : {});
   try {
     const baseUrl = `http://127.0.0.1:${gateway.port}`;
     const requests = [{ method: 'GET' as const, path: PATH, headers: { authorization: `Bearer ${apiKey}` } }];

@@ -50,7 +50,7 @@ export const httpClientAborts = new Counter({
 
 export const httpRequestsShed = new Counter({
   name: 'http_requests_shed_total',
-  help: 'Requests refused with 503 overloaded because MAX_CONCURRENT_REQUESTS were being worked on (also in http_requests_total as route "unmatched", status 503).',
+  help: 'Requests refused with 503 overloaded: MAX_CONCURRENT_REQUESTS were being worked on and MAX_QUEUED_REQUESTS waiting, or one waited 1 s in vain (also in http_requests_total, status 503).',
   registers: [registry],
 });
 

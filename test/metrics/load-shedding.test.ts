@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../src/infra/metrics.js';
+import { QUEUE_WAIT_MS } from '../../src/load-shedding.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
 import { seedAccount } from '../support/seed.js';
@@ -11,7 +12,7 @@ let key: string;
 let formId: number;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { MAX_CONCURRENT_REQUESTS: '2', METRICS_TOKEN: TOKEN } });
+  t = await createTestApp({ env: { MAX_CONCURRENT_REQUESTS: '2', MAX_QUEUED_REQUESTS: '0', METRICS_TOKEN: TOKEN } });
   const account = await seedAccount(t.db);
   key = account.apiKeys.full!.key;
   formId = Object.values(account.forms)[0]!.id;
@@ -21,14 +22,14 @@ afterAll(async () => {
 });
 
 /** An ingest whose body arrives only when `finish()` is called: a request being worked on until then. */
-function heldRequest(): { response: Promise<Response>; finish(): void } {
+function heldRequest(target: { app: TestApp['app']; key: string; formId: number } = { app: t.app, key, formId }): { response: Promise<Response>; finish(): void } {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
   controller.enqueue(new TextEncoder().encode('{"formData":'));
-  const response = t.app.fetch(
-    new Request(`http://gateway.test/v1/forms/${formId}/submissions`, {
+  const response = target.app.fetch(
+    new Request(`http://gateway.test/v1/forms/${target.formId}/submissions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
       body,
       duplex: 'half',
     } as RequestInit),
@@ -110,5 +111,57 @@ describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
     } finally {
       await closeHttpServer(again);
     }
+  });
+
+  describe('with a queue (MAX_QUEUED_REQUESTS)', () => {
+    let queued: TestApp;
+    let target: { app: TestApp['app']; key: string; formId: number };
+    beforeAll(async () => {
+      queued = await createTestApp({ env: { MAX_CONCURRENT_REQUESTS: '2', MAX_QUEUED_REQUESTS: '2' } });
+      const account = await seedAccount(queued.db);
+      target = { app: queued.app, key: account.apiKeys.full!.key, formId: Object.values(account.forms)[0]!.id };
+    });
+    afterAll(async () => {
+      await queued?.close();
+    });
+    const list = (): Promise<Response> => queued.app.fetch(new Request('http://gateway.test/v1/forms', { headers: { authorization: `Bearer ${target.key}` } }));
+
+    it('lets a burst wait for a place, in arrival order, and refuses at once only past the queue', async () => {
+      const held = [heldRequest(target), heldRequest(target)];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const order: number[] = [];
+      const waiting = [list(), list()].map((response, i) => response.then((r) => (order.push(i), r)));
+      const refusedAt = performance.now();
+      const refused = await list();
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(performance.now() - refusedAt).toBeLessThan(200);
+      // The two waiting get the places the held ones free, first come first.
+      held[0]!.finish();
+      held[1]!.finish();
+      expect((await Promise.all(held.map((request) => request.response))).map((r) => r.status)).toStrictEqual([201, 201]);
+      expect((await Promise.all(waiting)).map((r) => r.status)).toStrictEqual([200, 200]);
+      expect(order).toStrictEqual([0, 1]);
+    });
+
+    it('refuses a request that waited QUEUE_WAIT_MS without a place; during an overload nothing waits', async () => {
+      // A second without refusals since the last test's: the queue is open again.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const held = [heldRequest(target), heldRequest(target)];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const startedAt = performance.now();
+      const waited = await list();
+      expect(waited.status).toBe(503);
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(QUEUE_WAIT_MS - 20);
+      // That was a refusal: an overload is on, so the next past the limit is refused at once, though the queue is empty.
+      const nextAt = performance.now();
+      expect((await list()).status).toBe(503);
+      expect(performance.now() - nextAt).toBeLessThan(200);
+      for (const request of held) request.finish();
+      await Promise.all(held.map((request) => request.response));
+      // A second after the overload, a burst past the limit waits again, and its place in the queue was given back.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await Promise.all([list(), list(), list(), list()])).map((r) => r.status)).toStrictEqual([200, 200, 200, 200]);
+    });
   });
 });
