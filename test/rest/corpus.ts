@@ -262,6 +262,20 @@ export async function driveCorpus(t: TestApp, send: Send = t.request): Promise<C
     cartOrder: acme.collections.store!.orderIds[0]!,
   };
   const keys = { full: acme.apiKeys.full!.key, calendars: acme.apiKeys.calendars!.key, submissionsOnly: acme.apiKeys.submissionsOnly!.key, manager: acme.apiKeys.manager!.key, free: free.apiKeys.k!.key };
+  const keyIds = { full: acme.apiKeys.full!.id, calendars: acme.apiKeys.calendars!.id, submissionsOnly: acme.apiKeys.submissionsOnly!.id, manager: acme.apiKeys.manager!.id, free: free.apiKeys.k!.id };
+  /**
+   * A key's first use writes its lastUsedAt off the request's path (src/gate/authenticate.ts): waited for here, so
+   * that a later step listing the keys reads it written whatever the machine's speed.
+   */
+  const used = new Set<string>();
+  async function lastUseWritten(auth: keyof typeof keyIds): Promise<void> {
+    if (used.has(auth)) return;
+    used.add(auth);
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
+      const key = await t.db.prisma.apiKey.findUnique({ where: { id: keyIds[auth] }, select: { lastUsedAt: true } });
+      if (key?.lastUsedAt) return;
+    }
+  }
   const siteKeys = { verified: acme.sites.main!.siteKey, unverified: acme.sites.pending!.siteKey };
 
   const answers: CorpusAnswer[] = [];
@@ -275,6 +289,7 @@ export async function driveCorpus(t: TestApp, send: Send = t.request): Promise<C
       body: step.body,
       headers: step.headers,
     });
+    if (auth !== 'none') await lastUseWritten(auth);
     if (step.name === 'ping a webhook') last.delivery = String((response.body as { id: number }).id);
     if (step.name === 'list submissions, limit 1') last.after = new URL(/<(.+)>/.exec(response.headers.get('link') ?? '')?.[1] ?? '/', 'http://x').searchParams.get('after') ?? undefined;
     if (step.name === 'create an API key') last.apiKey = String((response.body as { id: number }).id);
