@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     );
   }
   // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
-  const graphql = createGraphQLHandler(schema, (context) => signals.get(context)?.aborted === true);
+  const graphql = createGraphQLHandler(schema, (context) => signals.get(context)?.aborted === true, deps.config.graphqlAnswerCacheBytes);
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
     const { pathname } = new URL(request.url);

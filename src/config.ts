@@ -59,6 +59,8 @@ export interface Config {
   maxConcurrentRequests: number | null;
   /** Requests that may wait for a place past maxConcurrentRequests (a burst), before the next are refused. */
   maxQueuedRequests: number;
+  /** /graphql's cache of answers over forms and submissions (src/execution/answer-cache.ts), in bytes; 0 turns it off. */
+  graphqlAnswerCacheBytes: number;
   /** A streamed response (an export) whose client has not read for this long is ended. */
   streamIdleTimeoutMs: number;
   /** A worker process (`npm run worker`) serves `/metrics` on this port when set (and metricsToken is). */
@@ -207,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
     streamIdleTimeoutMs: milliseconds(env, 'STREAM_IDLE_TIMEOUT_MS', 30_000),
+    graphqlAnswerCacheBytes: env.GRAPHQL_ANSWER_CACHE_MB === '0' ? 0 : positiveInt(env, 'GRAPHQL_ANSWER_CACHE_MB', 16) * 1024 * 1024,
     maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS === 'off' ? null : positiveInt(env, 'MAX_CONCURRENT_REQUESTS', DEFAULT_MAX_CONCURRENT_REQUESTS),
     maxQueuedRequests: env.MAX_QUEUED_REQUESTS === '0' ? 0 : positiveInt(env, 'MAX_QUEUED_REQUESTS', DEFAULT_MAX_QUEUED_REQUESTS),
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,

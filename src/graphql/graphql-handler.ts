@@ -5,6 +5,7 @@ import { describeError, logger } from '../infra/log.js';
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphiql-page.js';
 import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './use-api-key-auth.js';
 import { createGraphQLErrorLog } from './use-error-log.js';
+import { useAnswerCache } from './use-answer-cache.js';
 import { useCost } from './use-cost.js';
 import { useJit } from './use-jit.js';
 import { useOperationMetrics } from './use-operation-metrics.js';
@@ -30,7 +31,7 @@ export interface GraphQLHandler {
 }
 
 /** /graphql over HTTP (GET, POST, GraphiQL for a browser, subscriptions over SSE, CORS), through Yoga and its plugins. */
-export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context: RequestContext) => boolean): GraphQLHandler {
+export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context: RequestContext) => boolean, answerCacheBytes: number): GraphQLHandler {
   const errorLog = createGraphQLErrorLog((context, error) => {
     // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
     if (context && clientLeft(context)) return;
@@ -47,7 +48,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context
     renderGraphiQL: renderGraphiQLPage,
     graphiql: GRAPHIQL_OPTIONS,
     context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics()],
+    plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics(), useAnswerCache(schema, answerCacheBytes)],
   });
   return { handle: async (request, context) => yoga.fetch(request, { requestContext: context }) };
 }

@@ -2,6 +2,7 @@ import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
 import type { GraphQLServerContext } from './use-api-key-auth.js';
+import { cachedActual } from './use-answer-cache.js';
 import { AppError } from '../errors.js';
 import { actualPoints, createCostPlanCache, requestedPoints } from '../gate/cost.js';
 import { chargePoints, settlePoints } from '../gate/gate.js';
@@ -78,7 +79,7 @@ export function useCost(schema: GraphQLSchema): Plugin<GraphQLServerContext> {
         async onExecuteDone({ result, setResult }) {
           // Streamed results (subscriptions) pay when they open: what they stream is priced where they are served.
           if (Symbol.asyncIterator in result) return;
-          const actual = actualPoints(plan, result.data as Record<string, unknown> | null | undefined);
+          const actual = cachedActual(result) ?? actualPoints(plan, result.data as Record<string, unknown> | null | undefined);
           const budget = actual === requested ? context.budget : await settlePoints(context, actual - requested);
           if (budget) setResult(withCost(result, costOf(requested, actual, budget)));
         },

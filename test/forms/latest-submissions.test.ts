@@ -14,7 +14,8 @@ let t: TestApp;
 let acme: ImportedAccount;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // What the execution reads: no answer from /graphql's cache (test/graphql/answer-cache.test.ts).
+  t = await createTestApp({ env: { GRAPHQL_ANSWER_CACHE_MB: '0' } });
 });
 afterAll(async () => t.close());
 afterEach(() => vi.restoreAllMocks());

@@ -18,6 +18,12 @@ export const FORM_VERSION_BUMP = { version: sql<number>`"version" + 1` };
 const accountVersion = preparedQuery((_shape: null, values: { accountId: number }) =>
   sqlBuilder.selectFrom('Form').select(sql<string>`coalesce(sum("version"), 0)::text`.as('version')).where('accountId', '=', values.accountId),
 );
+const accountAnswerVersionQuery = preparedQuery((_shape: null, values: { accountId: number }) =>
+  sqlBuilder
+    .selectFrom('Form')
+    .select([sql<string>`coalesce(sum("version"), 0)::text`.as('version'), sql<boolean>`coalesce(bool_or("phi"), false)`.as('phi')])
+    .where('accountId', '=', values.accountId),
+);
 const oneFormVersion = preparedQuery((_shape: null, values: { accountId: number; formId: number }) =>
   sqlBuilder
     .selectFrom('Form')
@@ -30,6 +36,16 @@ const oneFormVersion = preparedQuery((_shape: null, values: { accountId: number;
 export async function accountFormsVersion(db: Database, accountId: number): Promise<string> {
   const [row] = await db.sql(accountVersion(null, { accountId }));
   return row?.version ?? '0';
+}
+
+/**
+ * The account's forms version and whether any of its forms is PHI, in one statement: a cached GraphQL answer over
+ * forms and submissions (src/execution/answer-cache.ts) is served only under the version it was built at, and never
+ * for an account with a PHI form (each read of a PHI submission is audited, so it must run).
+ */
+export async function accountAnswerVersion(db: Database, accountId: number): Promise<{ version: string; phi: boolean }> {
+  const [row] = await db.sql(accountAnswerVersionQuery(null, { accountId }));
+  return { version: row?.version ?? '0', phi: row?.phi === true };
 }
 
 export interface FormVersion {
