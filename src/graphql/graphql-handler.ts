@@ -30,7 +30,17 @@ export interface GraphQLHandler {
   handle(request: Request, context: RequestContext): Promise<Response>;
 }
 
-/** /graphql over HTTP (GET, POST, GraphiQL for a browser, subscriptions over SSE, CORS), through Yoga and its plugins. */
+/**
+ * /graphql over HTTP (GET, POST, GraphiQL for a browser, subscriptions over SSE, CORS), through Yoga and its plugins.
+ *
+ * Yoga stays in front for what users rely on: GraphQL over HTTP (content negotiation, GET, the graphql-http audits),
+ * GraphiQL, CORS, masked errors and the SSE transport of subscriptions. Documents are parsed and validated once
+ * (Yoga's caches, by document text) and compiled once (graphql-jit, use-jit.ts), the same compiled path as /v1's
+ * pinned operations; an answer's data is serialised once (use-answer-cache.ts hands Yoga the text). What Yoga costs,
+ * measured (bench stage `dashboard`, DASHBOARD_PROFILE=1, 2026-12-06, self time of the gateway's busy CPU): Yoga,
+ * envelop and @whatwg-node ~11 % when the dashboard runs, ~21 % when it is served from the answer cache, where the
+ * socket writes of the 33 KB answer (~21 %) are the other large part.
+ */
 export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context: RequestContext) => boolean, answerCacheBytes: number): GraphQLHandler {
   const errorLog = createGraphQLErrorLog((context, error) => {
     // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
