@@ -24,7 +24,9 @@ module.exports = {
       name: 'no-transport-in-domain',
       comment:
         'src/domain and src/infra are shared by both transports: the route table, Pothos types, the request context, ' +
-        'Yoga and node:http request handling live in src/rest, src/schema, src/gate and the top-level app/server wiring.',
+        'Yoga and node:http request handling live in src/rest, src/schema, src/gate and the top-level app/server wiring. ' +
+        'Among them the presenters and their `Present` type (src/execution/present.ts): the domain takes no presenter ' +
+        'callback, its caller presents an outcome once (issue 32; test/architecture/presenters.test.ts finds one spelled without the type).',
       severity: 'error',
       from: { path: '(^|/)src/(domain|infra)/' },
       to: {

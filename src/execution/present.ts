@@ -1,11 +1,20 @@
 import { GraphQLSchema, isObjectType, Kind, parse, type DocumentNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
-import type { EventPayload, Present } from '../domain/webhooks/events.service.js';
+import type { EventPayload } from '../domain/webhooks/events.service.js';
 import type { FormWithSite } from '../domain/forms/form.mapper.js';
 import type { Submission } from '../generated/prisma/client.js';
 import { fragmentDocument } from './operations.js';
 import { selectionShape } from './response-shape.js';
+
+/**
+ * Renders a resource as v1 returns it. The representation belongs to the v1 layer (its routes' operations): the
+ * caller presents an outcome once and hands the domain the result (an event's data), never a presenter, so the
+ * domain records what it is given and never re-enters the executor (issue 32). src/domain may not import this
+ * module (.dependency-cruiser.cjs, `no-transport-in-domain`), and test/architecture/presenters.test.ts finds a
+ * presenter-typed parameter there however it is spelled.
+ */
+export type Present<T> = (resource: T) => Promise<Record<string, unknown>>;
 
 type Project = (row: unknown, context: RequestContext) => Promise<Record<string, unknown>>;
 

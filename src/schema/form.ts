@@ -1,7 +1,21 @@
-import { requireApiKeyViewer } from '../context.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../domain/forms/form-input.js';
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
-import { archiveForm, createForm, FORM_COLUMNS, getFormWithSiteOrThrow, listForms, updateForm, type FormColumn } from '../domain/forms/forms.service.js';
+import { requireApiKeyViewer, type RequestContext } from '../context.js';
+import {
+  archiveForm,
+  createForm,
+  FORM_COLUMNS,
+  formChange,
+  getFormWithSiteOrThrow,
+  listForms,
+  newForm,
+  recordFormEvent,
+  updateForm,
+  type FormColumn,
+  type FormWrite,
+} from '../domain/forms/forms.service.js';
+import type { SqlTransaction } from '../infra/db-driver.js';
 import { v1Presenters } from '../execution/present.js';
 import { limitField } from '../gate/field-rate-limit.js';
 import { builder } from './builder.js';
@@ -129,6 +143,20 @@ function splitPhi<T extends { phi?: boolean | null }>(input: T): { rest: Omit<T,
   return { rest, phi: phi === null || phi === undefined ? {} : { phi } };
 }
 
+/**
+ * A form write and the `form.*` events it records, in ONE transaction: the domain writes and names each event with
+ * the form it shows; each is presented here, once, as `GET /v1/forms/{id}` shows the form (src/execution/present.ts),
+ * and recorded in the same transaction, in the domain's order. The domain takes no presenter (issue 32).
+ */
+function writeForm(context: RequestContext, info: GraphQLResolveInfo, write: (tx: SqlTransaction) => Promise<FormWrite>): Promise<FormWrite> {
+  const present = v1Presenters(info.schema, context).form;
+  return context.deps.db.transaction(async (tx) => {
+    const written = await write(tx);
+    for (const event of written.events) await recordFormEvent(tx, event, await present(event.form));
+    return written;
+  });
+}
+
 /** GraphQL leaves absent input fields out; drop explicit nulls the v1 body rules do not allow. */
 const withoutNulls = (input: object, keep: string[] = []): Record<string, unknown> =>
   Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || keep.includes(key)));
@@ -167,17 +195,20 @@ builder.mutationFields((t) => ({
       await limitField(context, { parent: root, args, info }, CREATE_FORM_LIMIT);
       const { rest, phi } = splitPhi(args.input);
       const input = { ...parseCreateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
-      return createForm(context.deps.db, requireApiKeyViewer(context).accountId, input, v1Presenters(info.schema, context).form);
+      const form = await newForm(context.deps.db, requireApiKeyViewer(context).accountId, input);
+      return (await writeForm(context, info, (tx) => createForm(tx, form))).form;
     },
   }),
   updateForm: t.field({
     type: FormRef,
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateFormInput, required: true }) },
-    resolve: (_root, args, context, info) => {
+    resolve: async (_root, args, context, info) => {
       const { rest, phi } = splitPhi(args.input);
       const input = { ...parseUpdateFormInput(withoutNulls(rest, ['webhookUrl'])), ...phi };
-      return updateForm(context.deps.db, requireApiKeyViewer(context).accountId, args.id, input, v1Presenters(info.schema, context).form);
+      const accountId = requireApiKeyViewer(context).accountId;
+      const change = formChange(input);
+      return (await writeForm(context, info, (tx) => updateForm(tx, accountId, args.id, change))).form;
     },
   }),
   archiveForm: t.boolean({
@@ -185,7 +216,8 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'write:forms' },
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, args, context, info) => {
-      await archiveForm(context.deps.db, requireApiKeyViewer(context).accountId, args.id, v1Presenters(info.schema, context).form);
+      const accountId = requireApiKeyViewer(context).accountId;
+      await writeForm(context, info, (tx) => archiveForm(tx, accountId, args.id));
       return true;
     },
   }),

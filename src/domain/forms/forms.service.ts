@@ -4,8 +4,8 @@ import type { SqlExecutor, SqlTransaction } from '../../infra/db-driver.js';
 import { preparedQuery, sql, sqlBuilder, type DB } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Form, Plan, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { outboxInsertSql, type Present } from '../webhooks/events.service.js';
-import { normalizeFields, type CreateFormInput, type UpdateFormInput } from './form-input.js';
+import { outboxInsertSql, type DomainEvent } from '../webhooks/events.service.js';
+import { normalizeFields, type CreateFormInput, type FieldElement, type UpdateFormInput } from './form-input.js';
 import { formTypeValue, type FormWithSite } from './form.mapper.js';
 import { FORM_VERSION_BUMP } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
@@ -200,73 +200,111 @@ async function writtenForm(tx: SqlTransaction, write: InsertQueryBuilder<DB, 'Fo
   return formFromRow(row);
 }
 
+/**
+ * A `form.*` event a form write records, but for its data: `form` is the form the event shows (for form.archived:
+ * as it was just before). The caller presents it as v1 shows the form and records it with `recordFormEvent` in the
+ * write's transaction, in the order given (src/schema/form.ts): the domain takes no presenter (issue 32).
+ */
+export interface FormEvent extends Omit<DomainEvent, 'data'> {
+  type: 'form.created' | 'form.updated' | 'form.archived';
+  form: FormWithSite;
+}
 
-/** `present` gives the form as v1 shows it, for the `form.*` event recorded with the change. */
-export async function createForm(db: Database, accountId: number, input: CreateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
+/** What a form write did, within its transaction: the form written, and the events to record with it. */
+export interface FormWrite {
+  form: FormWithSite;
+  events: FormEvent[];
+}
+
+/** Records a form write's event in its transaction, `data` the form as v1 shows it: ONE insert into the outbox. */
+export async function recordFormEvent(tx: SqlTransaction, event: FormEvent, data: Record<string, unknown>): Promise<void> {
+  await tx.sql(outboxInsertSql({ type: event.type, accountId: event.accountId, formId: event.formId, phi: event.phi, data }));
+}
+
+/** A new form, its input checked and its site chosen: made before the write's transaction (`newForm`). */
+export interface NewForm {
+  accountId: number;
+  siteId: number;
+  fields: FieldElement[];
+  input: CreateFormInput & PhiSetting;
+}
+
+/** Checks the fields (ids given or made, none twice), then chooses the site (`domainId`, or the account's one). */
+export async function newForm(db: Database, accountId: number, input: CreateFormInput & PhiSetting): Promise<NewForm> {
   const fields = normalizeFields(input.fields);
-  const siteId = await chooseSite(db, accountId, input.domainId);
-  return db.transaction(async (tx) => {
-    await assertSiteHasRoom(tx, accountId, siteId);
-    const now = new Date();
-    const form = await writtenForm(
-      tx,
-      sqlBuilder.insertInto('Form').values({
-        accountId,
-        siteId,
-        name: input.name,
-        type: input.type === 'multi-step' ? 'multi-step' : 'standard',
-        fields: JSON.stringify(fields),
-        webhookUrl: input.webhookUrl ?? null,
-        phi: input.phi ?? false,
-        createdAt: now,
+  return { accountId, siteId: await chooseSite(db, accountId, input.domainId), fields, input };
+}
+
+/** Inside the caller's transaction: the form, and its `form.created` event. */
+export async function createForm(tx: SqlTransaction, { accountId, siteId, fields, input }: NewForm): Promise<FormWrite> {
+  await assertSiteHasRoom(tx, accountId, siteId);
+  const now = new Date();
+  const form = await writtenForm(
+    tx,
+    sqlBuilder.insertInto('Form').values({
+      accountId,
+      siteId,
+      name: input.name,
+      type: input.type === 'multi-step' ? 'multi-step' : 'standard',
+      fields: JSON.stringify(fields),
+      webhookUrl: input.webhookUrl ?? null,
+      phi: input.phi ?? false,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
+  return { form, events: [{ type: 'form.created', accountId, formId: form.id, phi: form.phi, form }] };
+}
+
+export interface FormChange {
+  input: UpdateFormInput & PhiSetting;
+  /** The new fields, checked (`formChange`), when given. */
+  fields: FieldElement[] | undefined;
+}
+
+/** Checks a change's fields, before the write's transaction. */
+export function formChange(input: UpdateFormInput & PhiSetting): FormChange {
+  return { input, fields: input.fields ? normalizeFields(input.fields) : undefined };
+}
+
+/** Inside the caller's transaction: the form, and its events (form.archived when archiving, then form.updated unless archiving was all). */
+export async function updateForm(tx: SqlTransaction, accountId: number, id: number, { input, fields }: FormChange): Promise<FormWrite> {
+  const before = await lockedFormOrThrow(tx, accountId, id, true);
+  const restoring = input.archived === false && before.archivedAt !== null;
+  const archiving = input.archived === true && before.archivedAt === null;
+  if (restoring && before.siteId !== null) await assertSiteHasRoom(tx, accountId, before.siteId);
+  const now = new Date();
+  const form = await writtenForm(
+    tx,
+    sqlBuilder
+      .updateTable('Form')
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(fields !== undefined && { fields: JSON.stringify(fields) }),
+        ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+        ...(input.phi !== undefined && { phi: input.phi }),
+        ...(restoring && { archivedAt: null }),
+        ...(archiving && { archivedAt: now }),
         updatedAt: now,
-      }),
-    );
-    await tx.sql(outboxInsertSql({ type: 'form.created', accountId, formId: form.id, phi: form.phi, data: await present(form) }));
-    return form;
-  });
+        ...FORM_VERSION_BUMP,
+      })
+      .where('id', '=', id),
+  );
+  const events: FormEvent[] = [];
+  if (archiving) events.push({ type: 'form.archived', accountId, formId: id, phi: before.phi, form: before });
+  if (!archiving || Object.keys(input).length > 1) events.push({ type: 'form.updated', accountId, formId: id, phi: form.phi, form });
+  return { form, events };
 }
 
-export async function updateForm(db: Database, accountId: number, id: number, input: UpdateFormInput & PhiSetting, present: Present<FormWithSite>): Promise<FormWithSite> {
-  const fields = input.fields ? normalizeFields(input.fields) : undefined;
-  return db.transaction(async (tx) => {
-    const before = await lockedFormOrThrow(tx, accountId, id, true);
-    const restoring = input.archived === false && before.archivedAt !== null;
-    const archiving = input.archived === true && before.archivedAt === null;
-    if (restoring && before.siteId !== null) await assertSiteHasRoom(tx, accountId, before.siteId);
-    const now = new Date();
-    const form = await writtenForm(
-      tx,
-      sqlBuilder
-        .updateTable('Form')
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(fields !== undefined && { fields: JSON.stringify(fields) }),
-          ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
-          ...(input.phi !== undefined && { phi: input.phi }),
-          ...(restoring && { archivedAt: null }),
-          ...(archiving && { archivedAt: now }),
-          updatedAt: now,
-          ...FORM_VERSION_BUMP,
-        })
-        .where('id', '=', id),
-    );
-    if (archiving) await tx.sql(outboxInsertSql({ type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) }));
-    if (!archiving || Object.keys(input).length > 1) {
-      await tx.sql(outboxInsertSql({ type: 'form.updated', accountId, formId: id, phi: form.phi, data: await present(form) }));
-    }
-    return form;
-  });
-}
-
-/** DELETE: archives. The form stops serving; its submissions are preserved and stay readable. */
-export async function archiveForm(db: Database, accountId: number, id: number, present: Present<FormWithSite>): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await lockedFormOrThrow(tx, accountId, id, false);
-    const now = new Date();
-    await tx.sql(sqlBuilder.updateTable('Form').set({ archivedAt: now, updatedAt: now, ...FORM_VERSION_BUMP }).where('id', '=', id));
-    await tx.sql(outboxInsertSql({ type: 'form.archived', accountId, formId: id, phi: before.phi, data: await present(before) }));
-  });
+/**
+ * DELETE, inside the caller's transaction: archives. The form stops serving; its submissions are preserved and
+ * stay readable. `form` and the form.archived event's: the form as it was just before.
+ */
+export async function archiveForm(tx: SqlTransaction, accountId: number, id: number): Promise<FormWrite> {
+  const before = await lockedFormOrThrow(tx, accountId, id, false);
+  const now = new Date();
+  await tx.sql(sqlBuilder.updateTable('Form').set({ archivedAt: now, updatedAt: now, ...FORM_VERSION_BUMP }).where('id', '=', id));
+  return { form: before, events: [{ type: 'form.archived', accountId, formId: id, phi: before.phi, form: before }] };
 }
 
 /** The form with its domain, its row locked until the transaction ends (a concurrent write waits for this one). */

@@ -7,7 +7,6 @@ import type { CreatedRange } from '../created-range.js';
 import { isPlainObject } from '../validation.js';
 import { recordAuditBatch } from './audit.service.js';
 import { csvHeader, csvRow, exportColumns, type ExportColumns } from './export-csv.js';
-import type { Present } from '../webhooks/events.service.js';
 import { readFormData, submissionColumns, submissionOf, type Reader } from './submissions.service.js';
 
 /**
@@ -92,7 +91,7 @@ async function* batches(db: Database, query: ExportQuery, upTo: Position | null)
 }
 
 /** Lines gathered into chunks of about CHUNK characters. */
-async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
+export async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
   let chunk = '';
   for await (const line of lines) {
     chunk += line;
@@ -104,14 +103,9 @@ async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
   if (chunk) yield chunk;
 }
 
-/**
- * One v1 Submission per line, the same bytes as `GET /submissions/{id}` answers: `present` runs that route's
- * fragment on the row (src/execution/present.ts), decrypting a PHI form's data as the field's resolver does.
- */
-async function* ndjsonLines(db: Database, present: Present<Submission>, query: ExportQuery): AsyncGenerator<string> {
-  for await (const rows of batches(db, query, null)) {
-    for (const row of rows) yield `${JSON.stringify(await present(row))}\n`;
-  }
+/** The rows an NDJSON export shows, oldest first; each line is presented by the caller (the domain takes no presenter). */
+async function* ndjsonRows(db: Database, query: ExportQuery): AsyncGenerator<Submission> {
+  for await (const rows of batches(db, query, null)) yield* rows;
 }
 
 async function newestInRange(db: Database, query: ExportQuery): Promise<Position | null> {
@@ -153,9 +147,14 @@ async function* csvLines(db: Database, phi: PhiCipher, query: ExportQuery): Asyn
 export interface ExportRequest {
   format: ExportFormat;
   range: CreatedRange;
-  /** The submission as GET shows it (an NDJSON line). */
-  present: Present<Submission>;
 }
+
+/**
+ * An export's body, produced only as it is read: CSV as its chunks of text; NDJSON as the rows, which the caller
+ * turns into lines (one v1 Submission per line, as GET /submissions/{id} answers: src/execution/routes/export.routes.ts)
+ * and gathers with `chunked`.
+ */
+export type ExportBody = { format: 'csv'; chunks: AsyncIterable<string> } | { format: 'ndjson'; rows: AsyncIterable<Submission> };
 
 /**
  * Looks the form up (404 before any byte) and audits a PHI form's export as ONE row, then returns the body,
@@ -166,11 +165,11 @@ export async function exportFormSubmissions(
   reader: Reader,
   formId: number,
   request: ExportRequest,
-): Promise<AsyncIterable<string>> {
+): Promise<ExportBody> {
   const form = await getExportableFormOrThrow(deps.db, reader.accountId, formId);
   if (form.phi) {
     await recordAuditBatch(deps.db, [{ ...reader, action: 'submissions.exported', resource: 'form', resourceId: form.id, formId: form.id }]);
   }
   const query: ExportQuery = { form, accountId: reader.accountId, range: request.range };
-  return chunked(request.format === 'csv' ? csvLines(deps.db, deps.phi, query) : ndjsonLines(deps.db, request.present, query));
+  return request.format === 'csv' ? { format: 'csv', chunks: chunked(csvLines(deps.db, deps.phi, query)) } : { format: 'ndjson', rows: ndjsonRows(deps.db, query) };
 }

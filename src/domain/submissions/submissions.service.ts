@@ -6,7 +6,7 @@ import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Prisma, Submission } from '../../generated/prisma/client.js';
 import { recordSubmissionReads } from './audit.service.js';
-import { outboxRow, type Present } from '../webhooks/events.service.js';
+import { outboxRow } from '../webhooks/events.service.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { assertValidIdempotencyKey, claimIdempotencyKey, claimInsert, claimRecord, claimValues, fingerprint, releaseClaim, type ClaimRecord } from './idempotency.service.js';
 import { cursorModePage, pageModePage, skipTake, type WalkPage, type WalkRequest } from '../pagination.js';
@@ -381,25 +381,44 @@ const storeSubmission = preparedQuery((_shape: null, values: StoredSubmission) =
 );
 
 /**
- * The widget's pipeline: the submission, its form's counter, the idempotency record and its event (fanned out to
- * webhooks and emails by the worker) are written by ONE statement, so nothing is announced that was not stored
- * and nothing stored goes unannounced.
+ * An ingest between its two steps (`beginIngest`, `storeIngest`): the form looked up, the submission's id reserved
+ * and the Idempotency-Key (if any) claimed; nothing stored yet.
  */
-export async function ingestSubmission(
+export interface IngestDraft {
+  replayed: false;
+  /** The submission as it will be stored (a PHI form's formData sealed). */
+  submission: Submission;
+  formData: unknown;
+  /**
+   * The submission as its `submission.created` event shows it, for the caller to present: from the plain formData,
+   * so nothing is decrypted for it (a PHI form's event keeps ids only: eventData).
+   */
+  eventSubmission: Submission;
+  phi: boolean;
+  /** The claimed idempotency record, released if the ingest fails before it is stored. */
+  recordId: number | null;
+}
+
+/**
+ * The widget's pipeline, in two steps so that the caller presents the event's data between them (the domain takes
+ * no presenter): `beginIngest` looks the form up, reserves the submission's id (so that the event, which carries
+ * it, is complete before the write) and claims a fresh Idempotency-Key; it answers a replay, or a draft. The caller
+ * presents `draft.eventSubmission` as v1 shows a submission and hands that to `storeIngest`, which writes the
+ * submission, its form's counter, the idempotency record and its event (fanned out to webhooks and emails by the
+ * worker) by ONE statement, so nothing is announced that was not stored and nothing stored goes unannounced. A
+ * failure after the claim (an archived form, the presentation, the write) releases it.
+ */
+export async function beginIngest(
   deps: Pick<AppDeps, 'db' | 'phi'>,
   accountId: number,
   formId: number,
   formData: unknown,
   idempotencyKey: string | null,
-  /** The submission as v1 shows it, for the `submission.created` event recorded in the same statement. */
-  present: Present<Submission>,
-): Promise<IngestResult> {
+): Promise<IngestDraft | (IngestResult & { replayed: true })> {
   const prisma = deps.db.prisma;
   assertFormDataWithinLimits(formData);
   if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
-  // The form lookup reserves the submission's id (so that the event, which carries it, is complete before the
-  // write) and claims a fresh Idempotency-Key of an active form.
   const [form] = await deps.db.sql(
     idempotencyKey !== null && print !== null
       ? claimingFormLookup(null, { ...claimRecord(accountId, idempotencyKey, print, new Date()), formId })
@@ -433,15 +452,30 @@ export async function ingestSubmission(
       sourceDomain: null,
       createdAt: new Date(),
     };
-    // Presented from the plain formData: a PHI form's event keeps ids only (eventData), so nothing is decrypted for it.
-    const data = await present({ ...submission, formData: sealed ? null : submission.formData, formDataCiphertext: null, formDataKeyId: null });
-    const event = outboxRow({ type: 'submission.created', accountId, formId, phi: form.phi, data });
+    const eventSubmission = { ...submission, formData: sealed ? null : submission.formData, formDataCiphertext: null, formDataKeyId: null };
+    return { replayed: false, submission, formData, eventSubmission, phi: form.phi, recordId };
+  } catch (error) {
+    if (recordId !== null) await releaseClaim(deps.db, recordId);
+    throw error;
+  }
+}
+
+/**
+ * Stores a draft (`beginIngest`) with its `submission.created` event, `eventData` the draft's `eventSubmission` as
+ * v1 shows it, in ONE statement. `eventData` is the presentation under way: if it fails, or the write does, the
+ * claim is released.
+ */
+export async function storeIngest(deps: Pick<AppDeps, 'db'>, draft: IngestDraft, eventData: Promise<Record<string, unknown>>): Promise<IngestResult> {
+  const { submission, formData, recordId } = draft;
+  try {
+    const data = await eventData;
+    const event = outboxRow({ type: 'submission.created', accountId: submission.accountId, formId: submission.formId, phi: draft.phi, data });
     const [stored] = await deps.db.sql(
       storeSubmission(null, {
         id: submission.id,
-        accountId,
-        formId,
-        formData: sealed ? null : JSON.stringify(formData),
+        accountId: submission.accountId,
+        formId: submission.formId,
+        formData: submission.formDataCiphertext ? null : JSON.stringify(formData),
         formDataCiphertext: submission.formDataCiphertext,
         formDataKeyId: submission.formDataKeyId,
         createdAt: submission.createdAt,

@@ -18,12 +18,6 @@ export interface DomainEvent {
   data: Record<string, unknown>;
 }
 
-/**
- * Renders a resource as v1 returns it. The representation belongs to the v1 layer (its routes' operations), so
- * the caller hands it in: the domain records it, never rewrites it.
- */
-export type Present<T> = (resource: T) => Promise<Record<string, unknown>>;
-
 /** The body of every webhook delivery (contract §4 "webhook delivery"). */
 export interface EventPayload {
   id: string;

@@ -2,12 +2,22 @@ import { z } from 'zod';
 import { requireApiKeyViewer } from '../../context.js';
 import { parseCreatedRange } from '../../domain/created-range.js';
 import { createdRangeQuery } from '../../domain/list-filters.js';
-import { exportFormSubmissions, type ExportFormat } from '../../domain/submissions/export.service.js';
+import { chunked, exportFormSubmissions, type ExportFormat } from '../../domain/submissions/export.service.js';
+import type { Submission } from '../../generated/prisma/client.js';
+import type { Present } from '../present.js';
 import { defineStreamRoute, type StreamRoute } from '../route.js';
 
 /** `GET /forms/{id}/submissions/export` (contract §6.4): a streamed row (src/execution/README.md). */
 
 const MEDIA: Record<ExportFormat, string> = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
+
+/**
+ * One v1 Submission per line, the same bytes as `GET /submissions/{id}` answers: `present` runs that route's
+ * fragment on the row (src/execution/present.ts), decrypting a PHI form's data as the field's resolver does.
+ */
+async function* ndjsonLines(rows: AsyncIterable<Submission>, present: Present<Submission>): AsyncGenerator<string> {
+  for await (const row of rows) yield `${JSON.stringify(await present(row))}\n`;
+}
 
 export const exportRoutes: StreamRoute[] = [
   defineStreamRoute({
@@ -26,7 +36,8 @@ export const exportRoutes: StreamRoute[] = [
       // Input before lookup (contract §4 order of checks): the range is checked before the form is read.
       const range = parseCreatedRange(query);
       const viewer = requireApiKeyViewer(context);
-      const body = await exportFormSubmissions(context.deps, { accountId: viewer.accountId, apiKeyId: viewer.keyId }, params.id, { format, range, present: present.submission });
+      const exported = await exportFormSubmissions(context.deps, { accountId: viewer.accountId, apiKeyId: viewer.keyId }, params.id, { format, range });
+      const body = exported.format === 'csv' ? exported.chunks : chunked(ndjsonLines(exported.rows, present.submission));
       return {
         status: 200,
         headers: { 'content-type': MEDIA[format], 'content-disposition': `attachment; filename="form-${params.id}-submissions.${format}"` },
