@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { preparedQuery, rawStatement, sql, sqlBuilder } from '../src/infra/sql.js';
 import { listForms } from '../src/domain/forms/forms.service.js';
+import { isoString } from '../src/schema/scalars.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 describe('Database.sql (one statement straight on the driver)', () => {
@@ -36,11 +37,18 @@ describe('Database.sql (one statement straight on the driver)', () => {
   });
 
   it('reads every precision of timestamp(3) exactly (PostgreSQL drops trailing zeros of the fraction)', async () => {
-    const texts = ['2026-11-23 14:50:18.305', '2026-11-23 14:50:18.3', '2026-11-23 14:50:18.31', '2026-11-23 14:50:18', '1970-01-01 00:00:00.001', '0099-01-01 00:00:00'];
+    const texts = ['2026-11-23 14:50:18.305', '2026-11-23 14:50:18.3', '2026-11-23 14:50:18.31', '2026-11-23 14:50:18', '1970-01-01 00:00:00.001', '0099-01-01 00:00:00', '0999-12-31 23:59:59.999', '1000-01-01 00:00:00.01', '9999-12-31 23:59:59.999'];
     for (const text of texts) {
       const [row] = await db.sql(rawStatement(sql<{ at: Date }>`SELECT ${text}::timestamp(3) AS "at"`));
-      expect(row!.at.toISOString(), text).toBe(new Date(`${text.replace(' ', 'T')}Z`).toISOString());
+      const expected = new Date(`${text.replace(' ', 'T')}Z`).toISOString();
+      expect(row!.at.toISOString(), text).toBe(expected);
+      // The DateTime scalar answers the text the row was read as (src/infra/wire-timestamp.ts), the same as the Date's.
+      expect(isoString(row!.at), text).toBe(expected);
     }
+    // A Date set to another instant after it was read answers its own time, not the text it was read as.
+    const [row] = await db.sql(rawStatement(sql<{ at: Date }>`SELECT '2026-11-23 14:50:18.305'::timestamp(3) AS "at"`));
+    row!.at.setUTCFullYear(2027);
+    expect(isoString(row!.at)).toBe('2027-11-23T14:50:18.305Z');
   });
 
   it('is counted like Prisma statements (the tests’ statement budgets see it)', async () => {

@@ -3,6 +3,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Compilable } from 'kysely';
 import pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
+import { withWireIso } from './wire-timestamp.js';
 
 /**
  * SQL straight on the driver (pg or PGlite), for the hot paths: Prisma's raw-query path converts every value
@@ -70,7 +71,11 @@ function utcTimestamp(text: string): Date {
   const year = length >= 19 && length <= 23 && text.charCodeAt(4) === 45 ? digits(text, 0, 4) : 0;
   if (year < 100) return new Date(`${text.replace(' ', 'T')}Z`);
   const ms = length > 20 ? digits(text, 20, length - 20) * 10 ** (23 - length) : 0;
-  return new Date(Date.UTC(year, digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms));
+  const date = new Date(Date.UTC(year, digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms));
+  if (year < 1000) return date;
+  // Its ISO text, built from the wire's (`.f{1,3}` padded to milliseconds; none is `.000`).
+  const iso = length === 23 ? `${text.slice(0, 10)}T${text.slice(11)}Z` : `${text.slice(0, 10)}T${text.slice(11, 19)}${length === 19 ? '.000' : text.slice(19).padEnd(4, '0')}Z`;
+  return withWireIso(date, iso);
 }
 
 /** Dates are sent as UTC text for the same reason (pg would send local time with an offset, which `timestamp` drops). */

@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { parseIsoDateTime } from '../domain/created-range.js';
 import { NON_FINITE_NUMBER } from '../domain/validation.js';
+import { wireIso } from '../infra/wire-timestamp.js';
 import { builder } from './builder.js';
 
 const digit = (n: number): number => 48 + n;
@@ -11,6 +12,8 @@ const digit = (n: number): number => 48 + n;
  * build a rope of ten pieces per timestamp. Any other year, and an invalid date, goes through the builtin.
  */
 export function isoString(date: Date): string {
+  const read = wireIso(date);
+  if (read !== undefined) return read;
   const year = date.getUTCFullYear();
   if (!(year >= 1000 && year <= 9999)) return date.toISOString();
   const month = date.getUTCMonth() + 1;
