@@ -1,6 +1,7 @@
 import type { Job, PgBoss } from 'pg-boss';
 import { notifyChannelSql } from 'pg-boss/dist/plans.js';
 import type { Alongside, JobCompletions } from './job-completions.js';
+import { SerialDrain } from './serial-drain.js';
 
 /**
  * A pg-boss consumer that keeps up to `concurrency` jobs running, each settling on its own, instead of pg-boss's
@@ -41,8 +42,8 @@ export const REFILL_GATHER_MS = 10;
 export class ConcurrentWorker<T extends object> {
   private readonly running = new Map<string, Job<T>>();
   private readonly groups = new Map<string, number>();
-  private failed: { job: Job<T>; message: string }[] = [];
-  private settling: Promise<void> | null = null;
+  /** Failures written back to the queue (for retry) one at a time, one write at a time. */
+  private readonly failures = new SerialDrain<{ job: Job<T>; message: string }>((failed) => this.failBack(failed));
   /** The last fetch filled every slot it asked for, or skipped full groups: more may be waiting. */
   private moreWaiting = true;
   private woken = false;
@@ -143,8 +144,8 @@ export class ConcurrentWorker<T extends object> {
     }
     if (failure === null) this.completions.add({ name: this.name, id: job.id, retryCount: job.retryCount }, alongside);
     else {
-      this.failed.push({ job, message: failure });
-      void this.settle();
+      this.failures.push({ job, message: failure });
+      void this.failures.drain();
     }
     const free = this.options.concurrency - this.running.size;
     if (this.moreWaiting && this.running.size === 0) this.refillNow();
@@ -158,26 +159,13 @@ export class ConcurrentWorker<T extends object> {
     this.poke(false);
   }
 
-  /** Writes the failures gathered so far (back to the queue for retry), one at a time; one write at a time. */
-  private settle(): Promise<void> {
-    // Reset in a callback, which runs after the assignment even when nothing was pending.
-    this.settling ??= this.failPending().finally(() => {
-      this.settling = null;
-    });
-    return this.settling;
-  }
-
-  private async failPending(): Promise<void> {
-    while (this.failed.length) {
-      const failed = this.failed;
-      this.failed = [];
-      for (const { job, message } of failed) {
-        try {
-          await this.boss.fail(this.name, { id: job.id, retryCount: job.retryCount }, { message });
-        } catch (error) {
-          // The job stays active and expires into a retry: at least once, never lost.
-          this.onError(`settling failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
+  private async failBack(failed: { job: Job<T>; message: string }[]): Promise<void> {
+    for (const { job, message } of failed) {
+      try {
+        await this.boss.fail(this.name, { id: job.id, retryCount: job.retryCount }, { message });
+      } catch (error) {
+        // The job stays active and expires into a retry: at least once, never lost.
+        this.onError(`settling failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
@@ -214,7 +202,7 @@ export class ConcurrentWorker<T extends object> {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
       ]));
     clearTimeout(timer);
-    await Promise.all([this.settle(), this.completions.flush()]);
+    await Promise.all([this.failures.drain(), this.completions.flush()]);
     const cut = [...this.running.values()];
     if (cut.length) {
       await this.boss

@@ -1,6 +1,7 @@
 import type { RawBuilder } from 'kysely';
 import type { SqlExecutor } from './db-driver.js';
 import { rawStatement, sql } from './sql.js';
+import { SerialDrain } from './serial-drain.js';
 
 /**
  * Completions of the jobs a process's concurrent workers finish (deliveries and emails alike), written in ONE statement
@@ -53,9 +54,8 @@ export const SETTLE_GATHER_MS = 10;
 
 export class JobCompletions {
   private readonly ctes = new Map<string, AlongsideCte>();
-  private pending: { job: Completion; alongside: Alongside | null }[] = [];
+  private readonly pending = new SerialDrain<{ job: Completion; alongside: Alongside | null }>((batch) => this.writeBatch(batch));
   private gathering: NodeJS.Timeout | null = null;
-  private writing: Promise<void> | null = null;
 
   /** `tableOf`: the job table of each queue (pg-boss's `table_name`; job_common unless a queue is partitioned). */
   constructor(
@@ -82,19 +82,7 @@ export class JobCompletions {
   flush(): Promise<void> {
     if (this.gathering) clearTimeout(this.gathering);
     this.gathering = null;
-    // Reset in a callback, which runs after the assignment even when nothing was pending.
-    this.writing ??= this.writePending().finally(() => {
-      this.writing = null;
-    });
-    return this.writing;
-  }
-
-  private async writePending(): Promise<void> {
-    while (this.pending.length) {
-      const batch = this.pending;
-      this.pending = [];
-      await this.writeBatch(batch);
-    }
+    return this.pending.drain();
   }
 
   private async writeBatch(batch: { job: Completion; alongside: Alongside | null }[]): Promise<void> {
