@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { OperationName, OperationVariables } from './operations.js';
-import { defineRoute, type BodyValidator, type BodyVersion, type HttpMethod, type Route, type RouteSpec } from './route.js';
+import { defineRoute, type BodyValidator, type BodyVersion, type HttpMethod, type ParsedInput, type Route, type RouteSpec } from './route.js';
 
 /**
  * What every row of one resource shares: its OpenAPI tag and how a caller authenticates. Its scope is not
@@ -42,11 +42,25 @@ interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObje
   variables(input: Parameters<RouteSpec<N, P, Q, undefined, true>['variables']>[0]): Omit<OperationVariables<N>, 'after' | 'paged'>;
 }
 
-/** A row of the resource: its tag and auth given; method and path lead the row. */
+/**
+ * Variables a row need not write: none when its operation takes none (and the path names no `{id}`), `{ id }` from
+ * the path when that is all its operation takes.
+ */
+type DefaultedVariables<N extends OperationName, P extends string> = P extends ByIdPath ? (N extends ByIdOperation ? true : false) : {} extends OperationVariables<N> ? true : false;
+
+/**
+ * A row of the resource: its tag and auth given; method and path lead the row. `success` defaults to 200 (204 for
+ * a DELETE), `variables` where DefaultedVariables says.
+ */
 type ResourceRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> = Omit<
   RouteSpec<N, P, Q, B, Pg>,
-  keyof Resource | 'method' | 'path'
->;
+  keyof Resource | 'method' | 'path' | 'success' | 'variables'
+> &
+  Partial<Pick<RouteSpec<N, P, Q, B, Pg>, 'success'>> &
+  (DefaultedVariables<N, P> extends true ? Partial<Pick<RouteSpec<N, P, Q, B, Pg>, 'variables'>> : Pick<RouteSpec<N, P, Q, B, Pg>, 'variables'>);
+
+/** The variables of a row that writes none (DefaultedVariables): `{ id }` from a path that names it, else none. */
+const defaultVariables = (path: string) => (path.includes('{id}') ? ({ params }: ParsedInput) => ({ id: params.id }) : () => ({}));
 
 /** `'PATCH /forms/{id}'` → its method and path, as the route is named everywhere (tests, logs, the contract). */
 function methodAndPath<M extends HttpMethod, P extends string>(route: `${M} ${P}`): { method: M; path: P } {
@@ -63,18 +77,15 @@ export function rowsOf(resource: Resource) {
     row: <M extends HttpMethod, P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | BodyValidator | undefined = undefined, Pg extends boolean = false>(
       route: `${M} ${P}`,
       spec: ResourceRow<N, P, Q, B, Pg>,
-    ): Route => defineRoute<N, P, Q, B, Pg>({ ...resource, ...methodAndPath(route), ...spec }),
+    ): Route => {
+      const { method, path } = methodAndPath(route);
+      // DefaultedVariables proves the default: the operation takes `{ id }` from the path, or nothing.
+      const variables = (spec.variables ?? defaultVariables(path)) as RouteSpec<N, P, Q, B, Pg>['variables'];
+      return defineRoute<N, P, Q, B, Pg>({ ...resource, method, path, success: { status: method === 'DELETE' ? 204 : 200 }, ...spec, variables });
+    },
     /** `GET …/{id}`: 200 with the operation's root field, which takes `{ id }`. */
     read: <N extends ByIdOperation>(path: ByIdPath, row: ReadRow<N>): Route =>
-      defineRoute<N, ByIdPath>({
-        ...resource,
-        method: 'GET',
-        path,
-        ...row,
-        // ByIdOperation proves the cast: N's variables are exactly `{ id }`.
-        variables: ({ params }) => ({ id: params.id }) as OperationVariables<N>,
-        success: { status: 200 },
-      }),
+      defineRoute<N, ByIdPath>({ ...resource, method: 'GET', path, ...row, variables: defaultVariables(path) as RouteSpec<N, ByIdPath, undefined, undefined, false>['variables'], success: { status: 200 } }),
     /** A paginated `GET`: page/limit parsed once, `{ data, pagination }` from the operation's root field. */
     list: <P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined>(path: P, row: ListRow<N, P, Q>): Route => {
       const { walk, variables, ...rest } = row;

@@ -68,7 +68,5 @@ export const apiKeyRoutes: Route[] = [
     summary: 'Revoke an API key',
     description: 'Revokes a key at once, on every replica (a key may revoke itself); 204. Needs manage:api_keys.',
     operation: 'revoke-api-key',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 204 },
   }),
 ];

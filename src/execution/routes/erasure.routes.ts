@@ -29,8 +29,6 @@ export const erasureRoutes: Route[] = [
     description:
       'Erases one submission for good (204): it is gone from reads, lists, totals and counts, and its formData from every stored copy (idempotency records, events, webhook payloads). Fires submission.deleted; a replay of its Idempotency-Key then answers 404. Cannot be undone. Needs write:submissions.',
     operation: 'delete-submission',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 204 },
   }),
   erasure.row('POST /erasure-requests', {
     summary: "Erase a person's submissions",

@@ -88,6 +88,5 @@ export const eventRoutes: TableRoute[] = [
       'One event (evt_…) as it was delivered: { id, type, createdAt, data }. 404 for a kind whose read scope the key lacks.',
     operation: 'get-event',
     variables: ({ params }) => ({ id: params.eventId }),
-    success: { status: 200 },
   }),
 ];

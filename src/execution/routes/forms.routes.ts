@@ -36,7 +36,6 @@ export const formRoutes: Route[] = [
     outcome: (data) => ({ headers: { Location: `/v1/forms/${data.createForm.id}` } }),
   }),
   forms.row('PATCH /forms/{id}', {
-
     summary: 'Update a form',
     description:
       "Changes a form's name, fields or write-only webhookUrl (null clears it), or archives (archived: true) or restores (archived: false) it; answers the updated form. Other members are 400 forbidden_field. Needs write:forms.",
@@ -44,15 +43,11 @@ export const formRoutes: Route[] = [
     errors: ['forbidden_field', 'plan_limit_reached'],
     operation: 'update-form',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
-    success: { status: 200 },
   }),
   forms.row('DELETE /forms/{id}', {
-
     summary: 'Archive a form',
     description:
       'Archives a form (204): it leaves the forms list and GET answers 404, its submissions stay readable and exportable, and ingest answers 409 form_archived. Restore it with PATCH {archived: false}. Needs write:forms.',
     operation: 'archive-form',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 204 },
   }),
 ];

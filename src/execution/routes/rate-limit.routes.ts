@@ -11,7 +11,5 @@ export const rateLimitRoutes: Route[] = [
       "What is left of the key's hourly budget, in points ({ limit, remaining, used, reset }), with the rate-limit headers. Any valid key, no scope; it costs nothing and is never refused, also when the budget is spent: ask it when to retry.",
     budget: 'free',
     operation: 'get-rate-limit',
-    variables: () => ({}),
-    success: { status: 200 },
   }),
 ];

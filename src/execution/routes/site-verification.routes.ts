@@ -9,8 +9,6 @@ export const siteVerificationRoutes: Route[] = [
     description:
       "With a site key: whether the key's site is verified, by which method and when, with the DNS TXT, meta tag and WordPress plugin instructions while it is not.",
     operation: 'get-site-verification',
-    variables: () => ({}),
-    success: { status: 200 },
   }),
   siteVerification.row('POST /site-verification/attempt', {
     summary: 'Check site ownership now',
@@ -19,7 +17,5 @@ export const siteVerificationRoutes: Route[] = [
     attemptBudget: true,
     errors: ['wp_plugin_fetch_failed'],
     operation: 'attempt-site-verification',
-    variables: () => ({}),
-    success: { status: 200 },
   }),
 ];

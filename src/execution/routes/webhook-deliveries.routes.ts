@@ -43,7 +43,6 @@ export const webhookDeliveryRoutes: Route[] = [
     errors: ['insufficient_scope'],
     operation: 'get-webhook-delivery',
     variables: deliveryIds,
-    success: { status: 200 },
   }),
   webhooks.row('POST /webhooks/{id}/deliveries/{deliveryId}/redeliver', {
     summary: 'Redeliver a webhook delivery',
@@ -69,7 +68,6 @@ export const webhookDeliveryRoutes: Route[] = [
     description:
       "Sends a webhook.ping event ({ id, type, createdAt, data: { webhookId } }) to the subscription's URL at once, to test a receiver and its signature check; 202 with the new delivery. Any key of the account.",
     operation: 'ping-webhook',
-    variables: ({ params }) => ({ id: params.id }),
     success: { status: 202 },
   }),
 ];

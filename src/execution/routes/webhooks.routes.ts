@@ -96,7 +96,6 @@ export const webhookRoutes: Route[] = [
     errors: ['forbidden_field', 'insufficient_scope'],
     operation: 'update-webhook',
     variables: ({ params, body }) => ({ id: params.id, input: body }),
-    success: { status: 200 },
   }),
   webhooks.row('DELETE /webhooks/{id}', {
     summary: 'Unsubscribe a webhook',
@@ -104,7 +103,5 @@ export const webhookRoutes: Route[] = [
       'Deletes a webhook subscription (204); no more deliveries are made to it. Works on every plan, the Free plan included.',
     planGate: false,
     operation: 'delete-webhook',
-    variables: ({ params }) => ({ id: params.id }),
-    success: { status: 204 },
   }),
 ];
