@@ -14,6 +14,8 @@ type PathParams<P extends string> = (P extends `${string}{id}${string}` ? { id: 
   (P extends `${string}{deliveryId}${string}` ? { deliveryId: number } : Record<never, never>) &
   (P extends `${string}{eventId}${string}` ? { eventId: string } : Record<never, never>);
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a route's `body` member parses a request body into. */
+export type BodyOf<B> = B extends BodyValidator<infer T> ? T : Output<B>;
 
 /** What a route's handler sees after the gate and validation: each part typed by the schema that parsed it. */
 export interface RouteInput<P extends string = string, Q = unknown, B = unknown> {
@@ -99,7 +101,7 @@ export interface RouteSpec<N extends OperationName, P extends string, Q extends 
   /** The JSON body: a zod schema validates it (400 validation_failed with fields) and documents it. */
   body?: B;
   operation: N;
-  variables(input: RouteInput<P, (Q extends z.ZodObject ? z.output<Q> : Record<never, never>) & (Pg extends true ? PageRequest : Record<never, never>), B extends BodyValidator<infer T> ? T : Output<B>>): OperationVariables<N>;
+  variables(input: RouteInput<P, (Q extends z.ZodObject ? z.output<Q> : Record<never, never>) & (Pg extends true ? PageRequest : Record<never, never>), BodyOf<B>>): OperationVariables<N>;
   /** Status and headers decided by the data (a replay's 200, a created resource's Location). */
   outcome?(data: OperationData<N>, body: unknown): RestOutcome;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { OperationName, OperationVariables } from './operations.js';
-import { defineRoute, type BodyValidator, type BodyVersion, type HttpMethod, type ParsedInput, type Route, type RouteSpec } from './route.js';
+import { defineRoute, type BodyOf, type BodyValidator, type BodyVersion, type HttpMethod, type ParsedInput, type Route, type RouteSpec } from './route.js';
 
 /**
  * What every row of one resource shares: its OpenAPI tag and how a caller authenticates. Its scope is not
@@ -28,7 +28,9 @@ interface ReadRow<N extends ByIdOperation> {
   version?: BodyVersion;
 }
 
-interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> {
+type ListInput<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> = Parameters<RouteSpec<N, P, Q, undefined, true>['variables']>[0];
+
+interface ListRowBasics<N extends OperationName, Q extends z.ZodObject | undefined> {
   operation: N;
   summary: string;
   description: string;
@@ -38,29 +40,36 @@ interface ListRow<N extends OperationName, P extends string, Q extends z.ZodObje
   walk?: true;
   errors?: ErrorCode[];
   version?: BodyVersion;
-  /** A walkable list's `after` and `paged` are added by `list` itself. */
-  variables(input: Parameters<RouteSpec<N, P, Q, undefined, true>['variables']>[0]): Omit<OperationVariables<N>, 'after' | 'paged'>;
 }
 
+/** A walkable list's `after` and `paged` are added by `list` itself. */
+type ListVariables<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> = (input: ListInput<N, P, Q>) => Omit<OperationVariables<N>, 'after' | 'paged'>;
+
+/** `variables` may be left out where the parsed query (with page and limit) is the operation's variables. */
+type ListRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined> = ListRowBasics<N, Q> &
+  (ListInput<N, P, Q>['query'] extends Omit<OperationVariables<N>, 'after' | 'paged'> ? { variables?: ListVariables<N, P, Q> } : { variables: ListVariables<N, P, Q> });
+
 /**
- * Variables a row need not write: none when its operation takes none (and the path names no `{id}`), `{ id }` from
- * the path when that is all its operation takes.
+ * The variables a row need not write: `{ id }` from a path that names it and `{ input }` from the body, when the
+ * route has one (a mutation's input argument); the row may leave them out when these are what its operation takes.
  */
-type DefaultedVariables<N extends OperationName, P extends string> = P extends ByIdPath ? (N extends ByIdOperation ? true : false) : {} extends OperationVariables<N> ? true : false;
+type DefaultVariables<P extends string, B> = (P extends ByIdPath ? { id: number } : {}) & (B extends undefined ? {} : { input: BodyOf<B> });
+type DefaultedVariables<N extends OperationName, P extends string, B> = DefaultVariables<P, B> extends OperationVariables<N> ? true : false;
+
+const defaultVariables =
+  (path: string, body: boolean) =>
+  ({ params, body: input }: ParsedInput) => ({ ...(path.includes('{id}') && { id: params.id }), ...(body && { input }) });
 
 /**
  * A row of the resource: its tag and auth given; method and path lead the row. `success` defaults to 200 (204 for
- * a DELETE), `variables` where DefaultedVariables says.
+ * a DELETE), `variables` to DefaultVariables where the operation takes just those.
  */
 type ResourceRow<N extends OperationName, P extends string, Q extends z.ZodObject | undefined, B extends z.ZodType | BodyValidator | undefined, Pg extends boolean> = Omit<
   RouteSpec<N, P, Q, B, Pg>,
   keyof Resource | 'method' | 'path' | 'success' | 'variables'
 > &
   Partial<Pick<RouteSpec<N, P, Q, B, Pg>, 'success'>> &
-  (DefaultedVariables<N, P> extends true ? Partial<Pick<RouteSpec<N, P, Q, B, Pg>, 'variables'>> : Pick<RouteSpec<N, P, Q, B, Pg>, 'variables'>);
-
-/** The variables of a row that writes none (DefaultedVariables): `{ id }` from a path that names it, else none. */
-const defaultVariables = (path: string) => (path.includes('{id}') ? ({ params }: ParsedInput) => ({ id: params.id }) : () => ({}));
+  (DefaultedVariables<N, P, B> extends true ? Partial<Pick<RouteSpec<N, P, Q, B, Pg>, 'variables'>> : Pick<RouteSpec<N, P, Q, B, Pg>, 'variables'>);
 
 /** `'PATCH /forms/{id}'` → its method and path, as the route is named everywhere (tests, logs, the contract). */
 function methodAndPath<M extends HttpMethod, P extends string>(route: `${M} ${P}`): { method: M; path: P } {
@@ -79,16 +88,17 @@ export function rowsOf(resource: Resource) {
       spec: ResourceRow<N, P, Q, B, Pg>,
     ): Route => {
       const { method, path } = methodAndPath(route);
-      // DefaultedVariables proves the default: the operation takes `{ id }` from the path, or nothing.
-      const variables = (spec.variables ?? defaultVariables(path)) as RouteSpec<N, P, Q, B, Pg>['variables'];
+      // DefaultedVariables proves the default: the operation takes `{ id }` from the path and the body as `input`.
+      const variables = (spec.variables ?? defaultVariables(path, spec.body !== undefined)) as RouteSpec<N, P, Q, B, Pg>['variables'];
       return defineRoute<N, P, Q, B, Pg>({ ...resource, method, path, success: { status: method === 'DELETE' ? 204 : 200 }, ...spec, variables });
     },
     /** `GET …/{id}`: 200 with the operation's root field, which takes `{ id }`. */
     read: <N extends ByIdOperation>(path: ByIdPath, row: ReadRow<N>): Route =>
-      defineRoute<N, ByIdPath>({ ...resource, method: 'GET', path, ...row, variables: defaultVariables(path) as RouteSpec<N, ByIdPath, undefined, undefined, false>['variables'], success: { status: 200 } }),
+      defineRoute<N, ByIdPath>({ ...resource, method: 'GET', path, ...row, variables: defaultVariables(path, false) as RouteSpec<N, ByIdPath, undefined, undefined, false>['variables'], success: { status: 200 } }),
     /** A paginated `GET`: page/limit parsed once, `{ data, pagination }` from the operation's root field. */
     list: <P extends string, N extends OperationName, Q extends z.ZodObject | undefined = undefined>(path: P, row: ListRow<N, P, Q>): Route => {
-      const { walk, variables, ...rest } = row;
+      // Without `variables`, ListRow has checked that the query is the operation's variables.
+      const { walk, variables = ({ query }: ParsedInput) => query, ...rest } = row;
       // The parsed `after` (absent in page mode, where the facade also leaves `page` out when `after` is given).
       const cursorVariables = (query: unknown) => {
         const after = (query as { after?: string }).after;

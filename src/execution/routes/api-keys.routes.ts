@@ -35,7 +35,6 @@ export const apiKeyRoutes: Route[] = [
     operation: 'list-api-keys',
     summary: 'List API keys',
     description: "The account's API keys, newest first, revoked ones included, with name, scopes, last four characters, expiry, revocation and last use; never a key or its hash. Needs manage:api_keys.",
-    variables: ({ query }) => query,
   }),
   apiKeys.read('/api-keys/{id}', {
     operation: 'get-api-key',

@@ -15,7 +15,6 @@ export const calendarRoutes: Route[] = [
       "The account's booking calendar widgets, newest first, each with its bookingCount; filter by domainId. Use it to find a calendar's id before listing its bookings. Needs read:calendars.",
     query: z.object({ domainId: idQueryParam.optional() }),
     operation: 'list-calendar-widgets',
-    variables: ({ query }) => query,
   }),
   calendars.read('/calendar-widgets/{id}', {
     operation: 'get-calendar-widget',

@@ -1,23 +1,14 @@
 import { z } from 'zod';
 import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
+import { oneMemberBody } from './params.js';
 
 /** Erasure (contract §6.3): DELETE /submissions/{id}, POST /erasure-requests, GET /erasure-requests/{id}. */
 
-/**
- * The envelope only; the address itself is checked by the service, shared with GraphQL. Unknown members are
- * reported alone, before a missing or non-string email, as the route always answered.
- */
-const createErasureBodySchema = z
-  .looseObject(
-    { email: z.unknown().meta({ type: 'string', description: 'the data subject’s address, matched trimmed and case-insensitively' }) },
-    { error: 'must be a JSON object' },
-  )
-  .superRefine((body, ctx) => {
-    const unknown = Object.keys(body).filter((key) => key !== 'email');
-    for (const key of unknown) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown field' });
-    if (!unknown.length && typeof body.email !== 'string') ctx.addIssue({ code: 'custom', path: ['email'], message: 'must be an email address' });
-  })
+/** The envelope only; the address itself is checked by the service, shared with GraphQL. */
+const createErasureBodySchema = oneMemberBody('email', { type: 'string', description: 'the data subject’s address, matched trimmed and case-insensitively' }, (email) =>
+  typeof email === 'string' ? null : 'must be an email address',
+)
   .pipe(z.object({ email: z.string() }))
   .meta({ required: ['email'], additionalProperties: false });
 

@@ -80,7 +80,6 @@ export const eventRoutes: TableRoute[] = [
     }),
     operation: 'list-events',
     walk: true,
-    variables: ({ query }) => query,
   }),
   events.row('GET /events/{eventId}', {
     summary: 'Get an event',

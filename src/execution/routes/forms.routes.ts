@@ -31,7 +31,6 @@ export const formRoutes: Route[] = [
     body: { schema: createFormBodySchema, parse: parseCreateFormInput },
     errors: ['domain_required', 'invalid_domain', 'plan_limit_reached'],
     operation: 'create-form',
-    variables: ({ body }) => ({ input: body }),
     success: { status: 201, headers: ['Location'] },
     outcome: (data) => ({ headers: { Location: `/v1/forms/${data.createForm.id}` } }),
   }),
@@ -42,7 +41,6 @@ export const formRoutes: Route[] = [
     body: { schema: updateFormBodySchema, parse: parseUpdateFormInput },
     errors: ['forbidden_field', 'plan_limit_reached'],
     operation: 'update-form',
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
   }),
   forms.row('DELETE /forms/{id}', {
     summary: 'Archive a form',

@@ -17,3 +17,17 @@ export const isoDateTimeParam = z.iso
     // Only once the format holds: a malformed value gets the one format message.
     when: (payload) => payload.issues.length === 0,
   });
+
+/**
+ * A body of one member, `name`, documented by `meta`: unknown members are reported alone (400 validation_failed),
+ * before `problem` (the member's message, or null when it is fine), as v1 always answered. The member's own rules
+ * are the service's, shared with GraphQL.
+ */
+export function oneMemberBody<K extends string>(name: K, meta: { type: string; description: string }, problem: (value: unknown) => string | null) {
+  return z.looseObject({ [name]: z.unknown().meta(meta) } as Record<K, z.ZodUnknown>, { error: 'must be a JSON object' }).superRefine((body, ctx) => {
+    const unknown = Object.keys(body).filter((key) => key !== name);
+    for (const key of unknown) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown field' });
+    const message = unknown.length ? null : problem(body[name]);
+    if (message) ctx.addIssue({ code: 'custom', path: [name], message });
+  });
+}

@@ -15,7 +15,6 @@ export const shopRoutes: Route[] = [
       "The account's shop (ecommerce) widgets, newest first, with product, price, currency and orderCount; filter by domainId. Use it to find a shop widget's id before listing its orders. Needs read:ecommerce.",
     query: z.object({ domainId: idQueryParam.optional() }),
     operation: 'list-ecommerce-widgets',
-    variables: ({ query }) => query,
   }),
   shopWidgets.read('/ecommerce-widgets/{id}', {
     operation: 'get-ecommerce-widget',

@@ -11,6 +11,5 @@ export const siteCatalogRoutes: Route[] = [
     // Any other kind is 400 validation_failed with fields (the facade's query parsing).
     query: z.object({ kind: z.enum(CATALOG_KINDS).optional() }),
     operation: 'list-site-catalog',
-    variables: ({ query }) => query,
   }),
 ];

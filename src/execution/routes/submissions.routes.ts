@@ -4,22 +4,12 @@ import { createdRangeQuery } from '../../domain/list-filters.js';
 import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
 import { formSubmissionsBodyVersion } from './form-versions.js';
+import { oneMemberBody } from './params.js';
 
-/**
- * The ingest envelope. formData's own rules (an object, 50 keys, 51200 bytes) are the service's, shared with
- * GraphQL. Unknown members are reported alone, before a missing formData, as v1 always answered.
- */
-const ingestBodySchema = z
-  .looseObject(
-    { formData: z.unknown().meta({ type: 'object', description: `at most ${MAX_FORM_DATA_FIELDS} fields and ${MAX_FORM_DATA_BYTES} bytes serialized` }) },
-    { error: 'must be a JSON object' },
-  )
-  .superRefine((body, ctx) => {
-    const unknown = Object.keys(body).filter((key) => key !== 'formData');
-    for (const key of unknown) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown field' });
-    if (!unknown.length && body.formData === undefined) ctx.addIssue({ code: 'custom', path: ['formData'], message: 'required' });
-  })
-  .meta({ required: ['formData'], additionalProperties: false });
+/** The ingest envelope. formData's own rules (an object, 50 keys, 51200 bytes) are the service's, shared with GraphQL. */
+const ingestBodySchema = oneMemberBody('formData', { type: 'object', description: `at most ${MAX_FORM_DATA_FIELDS} fields and ${MAX_FORM_DATA_BYTES} bytes serialized` }, (formData) =>
+  formData === undefined ? 'required' : null,
+).meta({ required: ['formData'], additionalProperties: false });
 
 const submissions = rowsOf({ tag: 'Submissions', auth: 'apiKey' });
 

@@ -60,7 +60,6 @@ export const webhookDeliveryRoutes: Route[] = [
     body: { schema: replayBodySchema, parse: parseReplayBody },
     errors: ['insufficient_scope'],
     operation: 'replay-webhook',
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
     success: { status: 202 },
   }),
   webhooks.row('POST /webhooks/{id}/ping', {

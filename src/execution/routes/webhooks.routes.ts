@@ -79,7 +79,6 @@ export const webhookRoutes: Route[] = [
     operation: 'list-webhooks',
     summary: 'List webhook subscriptions',
     description: "The account's webhook subscriptions, newest first, with url, event, form and active flag; never their secrets. Any key of the account.",
-    variables: ({ query }) => query,
   }),
   webhooks.read('/webhooks/{id}', {
     operation: 'get-webhook',
@@ -95,7 +94,6 @@ export const webhookRoutes: Route[] = [
     body: { schema: updateWebhookBodySchema, parse: parseUpdateWebhookBody },
     errors: ['forbidden_field', 'insufficient_scope'],
     operation: 'update-webhook',
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
   }),
   webhooks.row('DELETE /webhooks/{id}', {
     summary: 'Unsubscribe a webhook',
