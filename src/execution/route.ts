@@ -155,51 +155,39 @@ export interface StreamTools {
   present: V1Presenters;
 }
 
+/** What a streamed row says besides its types: the same in its checked (StreamRouteSpec) and erased (StreamRoute) form. */
+interface StreamRowBasics extends Pick<RowBasics, 'summary' | 'description' | 'tag' | 'planGate' | 'requestHeaders' | 'errors'> {
+  auth: 'apiKey';
+  /** null only where the contract says any valid key will do (the event stream: its kinds follow the key's scopes). */
+  scope: Scope | null;
+  /** The OpenAPI operationId, verb first (an operation row's is its operation's file name). */
+  operationId: string;
+}
+
 /**
  * A route whose body is streamed (it cannot be one GraphQL result: an export). It passes the same gate as every
  * row (key → plan gate → budget → scope → input); `stream` then does the lookup (throwing AppError before the first
  * byte, like any route) and returns the body to stream (src/rest/streamed-body.ts).
  */
-export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undefined> {
+export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undefined> extends StreamRowBasics {
   method: 'GET';
   path: P;
-  summary: string;
-  description: string;
-  tag: string;
-  auth: 'apiKey';
-  /** null only where the contract says any valid key will do (the event stream: its kinds follow the key's scopes). */
-  scope: Scope | null;
-  planGate?: false;
   query?: Q;
-  requestHeaders?: string[];
-  /** Codes the route's own rules answer, beyond what its other members imply (openapi-responses.ts). */
-  errors?: ErrorCode[];
-  /** The OpenAPI operationId, verb first (an operation row's is its operation's file name). */
-  operationId: string;
   stream(input: RouteInput<P, Q extends z.ZodObject ? z.output<Q> : Record<never, never>, undefined>, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
   success: { status: number; headers?: string[]; media: Record<string, StreamMedia> };
 }
 
 /** A streamed row as the facade and the OpenAPI builder see it, its types erased once checked by `defineStreamRoute`. */
-export interface StreamRoute {
+export interface StreamRoute extends StreamRowBasics {
   kind: 'stream';
   method: HttpMethod;
   path: string;
-  summary: string;
-  description: string;
-  tag: string;
-  auth: 'apiKey';
-  scope: Scope | null;
-  planGate?: false;
   attemptBudget?: undefined;
   paginated?: undefined;
   query?: z.ZodObject;
   body?: undefined;
-  requestHeaders?: string[];
-  errors?: ErrorCode[];
   /** Not an operation row: `route.operation` reads undefined (its OpenAPI operationId is `operationId`). */
   operation?: undefined;
-  operationId: string;
   stream(input: ParsedInput, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
   success: { status: number; also?: undefined; headers?: string[]; media: Record<string, StreamMedia> };
 }

@@ -26,72 +26,31 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export const CLIENT_CLOSED_STATUS = 499;
 
-export const httpRequests = new Counter({
-  name: 'http_requests_total',
-  help: 'HTTP requests answered, by route template, method and status (499: the client closed the connection first).',
-  labelNames: ['route', 'method', 'status'] as const,
-  registers: [registry],
-});
+/** A series on `registry`: its name, what it counts (`help`), and its label names (closed sets only, see above). */
+const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({ name, help, labelNames, registers: [registry] });
+const gauge = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge<L>({ name, help, labelNames, registers: [registry] });
+const histogram = <L extends string = never>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+  new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
 
-export const httpRequestDuration = new Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'Time from a request arriving to its response head (streamed bodies: to the first byte), by route template and method.',
-  labelNames: ['route', 'method'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-});
+export const httpRequests = counter('http_requests_total', 'HTTP requests answered, by route template, method and status (499: the client closed the connection first).', ['route', 'method', 'status']);
 
-export const httpClientAborts = new Counter({
-  name: 'http_client_aborts_total',
-  help: 'Requests whose client closed the connection first, by route template and phase: request (before the answer existed; counted with status 499) or response (mid-answer).',
-  labelNames: ['route', 'phase'] as const,
-  registers: [registry],
-});
+export const httpRequestDuration = histogram('http_request_duration_seconds', 'Time from a request arriving to its response head (streamed bodies: to the first byte), by route template and method.', ['route', 'method'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
 
-export const httpRequestsShed = new Counter({
-  name: 'http_requests_shed_total',
-  help: 'Requests refused with 503 overloaded: MAX_CONCURRENT_REQUESTS were being worked on and MAX_QUEUED_REQUESTS waiting, or one waited 1 s in vain (also in http_requests_total, status 503).',
-  registers: [registry],
-});
+export const httpClientAborts = counter('http_client_aborts_total', 'Requests whose client closed the connection first, by route template and phase: request (before the answer existed; counted with status 499) or response (mid-answer).', ['route', 'phase']);
 
-export const graphqlOperations = new Counter({
-  name: 'graphql_operations_total',
-  help: 'GraphQL operations executed on /graphql, by type (query, mutation, subscription) and outcome (ok, error).',
-  labelNames: ['type', 'outcome'] as const,
-  registers: [registry],
-});
+export const httpRequestsShed = counter('http_requests_shed_total', 'Requests refused with 503 overloaded: MAX_CONCURRENT_REQUESTS were being worked on and MAX_QUEUED_REQUESTS waiting, or one waited 1 s in vain (also in http_requests_total, status 503).');
 
-export const rateLimitRefusals = new Counter({
-  name: 'rate_limit_refusals_total',
-  help: 'Requests refused with 429 rate_limited (the hourly budget or a per-field limit).',
-  registers: [registry],
-});
+export const graphqlOperations = counter('graphql_operations_total', 'GraphQL operations executed on /graphql, by type (query, mutation, subscription) and outcome (ok, error).', ['type', 'outcome']);
 
-export const webhookDeliveries = new Counter({
-  name: 'webhook_deliveries_total',
-  help: 'Webhook delivery attempts by result: succeeded, failed (no more tries), retry (another try scheduled).',
-  labelNames: ['result'] as const,
-  registers: [registry],
-});
+export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests refused with 429 rate_limited (the hourly budget or a per-field limit).');
 
-export const webhookDeliveryLatency = new Histogram({
-  name: 'webhook_delivery_latency_seconds',
-  help: 'Time from an event being written to its first successful delivery (automatic deliveries; not redeliveries).',
-  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600],
-  registers: [registry],
-});
+export const webhookDeliveries = counter('webhook_deliveries_total', 'Webhook delivery attempts by result: succeeded, failed (no more tries), retry (another try scheduled).', ['result']);
 
-export const eventStreamsOpen = new Gauge({
-  name: 'event_streams_open',
-  help: 'Live event streams open on this replica (GET /v1/events/stream and GraphQL subscriptions together).',
-  registers: [registry],
-});
+export const webhookDeliveryLatency = histogram('webhook_delivery_latency_seconds', 'Time from an event being written to its first successful delivery (automatic deliveries; not redeliveries).', [], [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600]);
 
-export const eventStreamEventsSent = new Counter({
-  name: 'event_stream_events_sent_total',
-  help: 'Events sent on this replica\'s live event streams.',
-  registers: [registry],
-});
+export const eventStreamsOpen = gauge('event_streams_open', 'Live event streams open on this replica (GET /v1/events/stream and GraphQL subscriptions together).');
+
+export const eventStreamEventsSent = counter('event_stream_events_sent_total', 'Events sent on this replica\'s live event streams.');
 
 /** Where the scrape-time series read from: set once per process by its entry point (or a test's app). */
 export interface ScrapeSources {
