@@ -2,7 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requireApiKeyViewer } from '../context.js';
 import type { Page } from '../domain/pagination.js';
-import type { WidgetListFilter } from '../domain/widgets/calendars.service.js';
+import type { WidgetListFilter } from '../domain/widgets/widget-lists.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Scope } from '../scopes.js';
 import { pageField, type BuilderTypes, type QueryFieldBuilder } from './pagination.js';

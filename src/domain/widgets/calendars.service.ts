@@ -1,9 +1,9 @@
 import { notFound } from '../../errors.js';
 import type { Booking, BookingStatus, CalendarWidget, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { NEWEST_FIRST, pageOf, walkPageOf, type Page, type PageRequest, type WalkPage, type WalkRequest } from '../pagination.js';
+import { NEWEST_FIRST, pageOf, type Page, type WalkPage } from '../pagination.js';
 import type { ListKey } from '../list-cursor.js';
 import { isPlainObject } from '../validation.js';
-import { assertCreatedRange, totalPlan, type CreatedRange, type TotalPlan } from '../list-filters.js';
+import { activeWidgetsWhere, walkCountedWidgetRows, widgetRowsWhere, type WidgetListFilter, type WidgetRowsFilter } from './widget-lists.js';
 
 /* Calendar widgets and their bookings: read-only in v1. Hidden columns (cancellationToken, providerEventId,
    assignedHost) are never selected, so no layer above can leak them; webhook keys inside the free JSON objects
@@ -32,17 +32,6 @@ export function calendarObjectV1(value: Prisma.JsonValue | undefined): Record<st
   const stripped = withoutWebhookKeys(value ?? {});
   return isPlainObject(stripped) ? stripped : {};
 }
-
-export interface WidgetListFilter extends PageRequest {
-  domainId?: number | null;
-}
-
-/** A widget list's rows: the account's widgets not archived, of one registered domain when `domainId` is given. */
-export const activeWidgetsWhere = (accountId: number, filter: WidgetListFilter) => ({
-  accountId,
-  archivedAt: null,
-  ...(filter.domainId != null && { siteId: filter.domainId }),
-});
 
 /**
  * Archived widgets leave the lists and their single reads answer 404, like archived forms; their bookings stay
@@ -81,25 +70,7 @@ export type BookingView = Pick<Booking, keyof typeof BOOKING_COLUMNS>;
 /** The documented booking status set (v1 "Booking status values"): the status filter accepts one of them. */
 export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'no_show', 'completed', 'failed'] as const satisfies readonly BookingStatus[];
 
-export interface BookingListFilter extends WalkRequest, CreatedRange {
-  status?: BookingStatus | null;
-}
-
-export const createdAtRange = (filter: CreatedRange): Prisma.DateTimeFilter | undefined =>
-  filter.createdFrom != null || filter.createdBefore != null
-    ? { ...(filter.createdFrom != null && { gte: filter.createdFrom }), ...(filter.createdBefore != null && { lt: filter.createdBefore }) }
-    : undefined;
-
-/** The rows a filtered total counts: the window itself, or (counterMinusNewer) the rows at or after its end. */
-export function countedCreatedAt(plan: TotalPlan, filter: CreatedRange): Prisma.DateTimeFilter | undefined {
-  return plan.kind === 'counterMinusNewer' ? { gte: plan.createdBefore } : createdAtRange(filter);
-}
-
-/** The total from the parent's counter and, when filtered, the count Prisma folded into the parent's read. */
-export function filteredTotal(plan: TotalPlan, counter: number, counted: number | undefined): number {
-  if (plan.kind === 'counter') return counter;
-  return plan.kind === 'counterMinusNewer' ? counter - (counted ?? 0) : (counted ?? 0);
-}
+export type BookingListFilter = WidgetRowsFilter<BookingStatus>;
 
 /** The list a bookings cursor walks: one widget's bookings with one status and window. */
 export const bookingsListKey = (widgetId: number, filter: BookingListFilter): ListKey => ({
@@ -109,29 +80,22 @@ export const bookingsListKey = (widgetId: number, filter: BookingListFilter): Li
 
 /**
  * Bookings of a widget (archived ones included: archiving preserves them), newest first, in two statements
- * whether filtered or not: the widget with its total (its counter, or a count of the filter's rows folded into
- * the same read along the (calendarWidgetId[, status], createdAt) indexes), then the page along the same index. A
- * cursor page (§7.6) reads the widget without a count, then the rows after the cursor along the same index.
+ * (walkCountedWidgetRows) along the (calendarWidgetId[, status], createdAt) indexes, the total from bookingCount.
  */
-export async function listCalendarBookings(prisma: Db, accountId: number, widgetId: number, filter: BookingListFilter): Promise<WalkPage<BookingView>> {
-  assertCreatedRange(filter);
-  const plan = totalPlan(filter, filter.status != null);
-  const status = filter.status != null ? { status: filter.status } : {};
-  const counted = countedCreatedAt(plan, filter);
+export function listCalendarBookings(prisma: Db, accountId: number, widgetId: number, filter: BookingListFilter): Promise<WalkPage<BookingView>> {
   const owner = { id: widgetId, accountId };
-  const range = createdAtRange(filter);
-  const where: Prisma.BookingWhereInput = { calendarWidgetId: widgetId, ...status, ...(range && { createdAt: range }) };
-  return walkPageOf(
+  const where: Prisma.BookingWhereInput = widgetRowsWhere({ calendarWidgetId: widgetId }, filter);
+  return walkCountedWidgetRows(
     filter,
     bookingsListKey(widgetId, filter),
-    async (counting) => {
-      // Two reads of one shape, so that the unfiltered one carries no count at all.
-      const widget =
-        plan.kind === 'counter' || !counting
-          ? await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true } })
-          : await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true, _count: { select: { bookings: { where: { ...status, ...(counted && { createdAt: counted }) } } } } } });
-      if (!widget) throw notFound('calendar_widget');
-      return filteredTotal(plan, widget.bookingCount, '_count' in widget ? (widget._count as { bookings: number }).bookings : undefined);
+    'calendar_widget',
+    async (countWhere) => {
+      if (!countWhere) {
+        const widget = await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true } });
+        return widget && { counter: widget.bookingCount };
+      }
+      const widget = await prisma.calendarWidget.findFirst({ where: owner, select: { bookingCount: true, _count: { select: { bookings: { where: countWhere } } } } });
+      return widget && { counter: widget.bookingCount, counted: widget._count.bookings };
     },
     ({ after, ...window }) => prisma.booking.findMany({ where: after ? { AND: [where, after] } : where, select: BOOKING_COLUMNS, orderBy: NEWEST_FIRST, ...window }),
   );

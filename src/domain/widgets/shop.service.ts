@@ -2,9 +2,9 @@ import type { SqlExecutor } from '../../infra/db-driver.js';
 import { preparedQuery, sqlBuilder } from '../../infra/sql.js';
 import { notFound } from '../../errors.js';
 import type { Collection, EcommerceWidget, Order, OrderStatus, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { activeWidgetsWhere, countedCreatedAt, createdAtRange, filteredTotal, type WidgetListFilter } from './calendars.service.js';
-import { assertCreatedRange, totalPlan, type CreatedRange } from '../list-filters.js';
-import { NEWEST_FIRST, pageOf, walkPageOf, type Page, type PageRequest, type WalkPage, type WalkRequest } from '../pagination.js';
+import { activeWidgetsWhere, walkCountedWidgetRows, widgetRowsWhere, type WidgetListFilter, type WidgetRowsFilter } from './widget-lists.js';
+import { assertCreatedRange } from '../list-filters.js';
+import { NEWEST_FIRST, pageOf, walkPageOf, type Page, type WalkPage } from '../pagination.js';
 import type { ListKey } from '../list-cursor.js';
 import { isPlainObject } from '../validation.js';
 
@@ -79,14 +79,7 @@ export function shippingAddressV1(value: Prisma.JsonValue | null): Record<string
 /** The documented order status set (v1 "Order status values"): the status filter accepts one of them. */
 export const ORDER_STATUSES = ['paid', 'shipped', 'refunded', 'failed'] as const satisfies readonly OrderStatus[];
 
-function orderWhere(owner: Prisma.OrderWhereInput, filter: CreatedRange & { status?: OrderStatus | null }): Prisma.OrderWhereInput {
-  const range = createdAtRange(filter);
-  return { ...owner, ...(filter.status != null && { status: filter.status }), ...(range && { createdAt: range }) };
-}
-
-export interface WidgetOrderListFilter extends WalkRequest, CreatedRange {
-  status?: OrderStatus | null;
-}
+export type WidgetOrderListFilter = WidgetRowsFilter<OrderStatus>;
 
 /** The list an orders cursor walks: one widget's orders with one status and window. */
 export const ordersListKey = (widgetId: number, filter: WidgetOrderListFilter): ListKey => ({
@@ -95,28 +88,23 @@ export const ordersListKey = (widgetId: number, filter: WidgetOrderListFilter): 
 });
 
 /**
- * Widget-mode orders of a shop widget (archived ones included), newest first, in two statements whether
- * filtered or not: the widget with its total (its counter, or a count of the filter's rows folded into the same
- * read along the (ecommerceWidgetId[, status], createdAt) indexes), then the page. A cursor page (§7.6) reads the
- * widget without a count, then the rows after the cursor along the same index.
+ * Widget-mode orders of a shop widget (archived ones included), newest first, in two statements
+ * (walkCountedWidgetRows) along the (ecommerceWidgetId[, status], createdAt) indexes, the total from orderCount.
  */
-export async function listWidgetOrders(prisma: Db, accountId: number, widgetId: number, filter: WidgetOrderListFilter): Promise<WalkPage<OrderView>> {
-  assertCreatedRange(filter);
-  const plan = totalPlan(filter, filter.status != null);
-  const counted = countedCreatedAt(plan, filter);
+export function listWidgetOrders(prisma: Db, accountId: number, widgetId: number, filter: WidgetOrderListFilter): Promise<WalkPage<OrderView>> {
   const owner = { id: widgetId, accountId };
-  const where = orderWhere({ ecommerceWidgetId: widgetId }, filter);
-  return walkPageOf(
+  const where: Prisma.OrderWhereInput = widgetRowsWhere({ ecommerceWidgetId: widgetId }, filter);
+  return walkCountedWidgetRows(
     filter,
     ordersListKey(widgetId, filter),
-    async (counting) => {
-      // Two reads of one shape, so that the unfiltered one carries no count at all.
-      const widget =
-        plan.kind === 'counter' || !counting
-          ? await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true } })
-          : await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true, _count: { select: { orders: { where: { ...(filter.status != null && { status: filter.status }), ...(counted && { createdAt: counted }) } } } } } });
-      if (!widget) throw notFound('ecommerce_widget');
-      return filteredTotal(plan, widget.orderCount, '_count' in widget ? (widget._count as { orders: number }).orders : undefined);
+    'ecommerce_widget',
+    async (countWhere) => {
+      if (!countWhere) {
+        const widget = await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true } });
+        return widget && { counter: widget.orderCount };
+      }
+      const widget = await prisma.ecommerceWidget.findFirst({ where: owner, select: { orderCount: true, _count: { select: { orders: { where: countWhere } } } } });
+      return widget && { counter: widget.orderCount, counted: widget._count.orders };
     },
     ({ after, ...window }) => prisma.order.findMany({ where: after ? { AND: [where, after] } : where, select: ORDER_COLUMNS, orderBy: NEWEST_FIRST, ...window }),
   );
@@ -125,7 +113,7 @@ export async function listWidgetOrders(prisma: Db, accountId: number, widgetId: 
 /** Cart/catalog orders of a collection, newest first (collections keep no counter: counted along their index); walkable by cursor like a widget's. */
 export async function listCollectionOrders(prisma: Db, accountId: number, collectionId: number, filter: WidgetOrderListFilter): Promise<WalkPage<OrderView>> {
   assertCreatedRange(filter);
-  const where = orderWhere({ collectionId }, filter);
+  const where: Prisma.OrderWhereInput = widgetRowsWhere({ collectionId }, filter);
   const key: ListKey = { list: `collection:${collectionId}:orders`, filters: ordersListKey(collectionId, filter).filters };
   return walkPageOf(
     filter,
