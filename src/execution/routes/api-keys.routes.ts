@@ -32,9 +32,10 @@ const apiKeys = rowsOf({ tag: 'API keys', auth: 'apiKey' });
 
 export const apiKeyRoutes: Route[] = [
   apiKeys.list('/api-keys', {
-    operation: 'list-api-keys',
     summary: 'List API keys',
-    description: "The account's API keys, newest first, revoked ones included, with name, scopes, last four characters, expiry, revocation and last use; never a key or its hash. Needs manage:api_keys.",
+    description:
+      "The account's API keys, newest first, revoked ones included, with name, scopes, last four characters, expiry, revocation and last use; never a key or its hash. Needs manage:api_keys.",
+    operation: 'list-api-keys',
   }),
   apiKeys.read('/api-keys/{id}', {
     operation: 'get-api-key',

@@ -3,8 +3,10 @@ import { CATALOG_KINDS } from '../../domain/widgets/site-catalog.service.js';
 import type { Route } from '../route.js';
 import { rowsOf } from '../rows.js';
 
+const siteCatalog = rowsOf({ tag: 'Site catalog', auth: 'siteKey' });
+
 export const siteCatalogRoutes: Route[] = [
-  rowsOf({ tag: 'Site catalog', auth: 'siteKey' }).list('/site-catalog', {
+  siteCatalog.list('/site-catalog', {
     summary: "List the site's widgets",
     description:
       "With a site key: the site's active forms, calendars and shop widgets (one kind with kind=), newest first, each with the HTML snippet that embeds it.",

@@ -76,9 +76,10 @@ export const webhookRoutes: Route[] = [
     outcome: (data) => (data.createWebhook.created ? {} : { status: 200 }),
   }),
   webhooks.list('/webhooks', {
-    operation: 'list-webhooks',
     summary: 'List webhook subscriptions',
-    description: "The account's webhook subscriptions, newest first, with url, event, form and active flag; never their secrets. Any key of the account.",
+    description:
+      "The account's webhook subscriptions, newest first, with url, event, form and active flag; never their secrets. Any key of the account.",
+    operation: 'list-webhooks',
   }),
   webhooks.read('/webhooks/{id}', {
     operation: 'get-webhook',
