@@ -51,22 +51,37 @@ interface PageFieldOptions<Shape, Args extends InputFieldMap> {
 }
 
 /**
- * A root list field: `{ data, pagination }`, newest first, with `page`/`limit` arguments beside its own; it costs
- * its page size times what each item selects.
+ * A root list field of either kind: `options.args` beside `extraArgs` (page/limit, and a walk's `after`), costing
+ * its page size times what each item selects; `request` turns the list arguments into the service's request.
  */
-export function pageField<Shape, Args extends InputFieldMap>(t: QueryFieldBuilder, options: PageFieldOptions<Shape, Args>) {
+function listField<Shape, Args extends InputFieldMap, Request, Result>(
+  t: QueryFieldBuilder,
+  options: { type: ObjectRef<BuilderTypes, Result>; description: string; authScopes: PageFieldOptions<Shape, Args>['authScopes']; args: Args },
+  extraArgs: InputFieldMap,
+  request: (all: { page?: number | null; limit?: number | null; after?: string | null }) => Request,
+  resolve: (args: InputShapeFromFields<Args>, request: Request, context: RequestContext, info: GraphQLResolveInfo) => Promise<Result>,
+) {
   return t.field({
     type: options.type,
     description: options.description,
     authScopes: options.authScopes,
     complexity: listComplexity,
-    args: { ...pageArgs(t.arg), ...options.args },
+    args: { ...extraArgs, ...options.args },
     resolve: (_root, args, context, info) => {
-      // TypeScript cannot spell out Pothos' argument shape of a generic map; these are the arguments declared above.
-      const all = args as unknown as InputShapeFromFields<Args> & { page?: number | null; limit?: number | null };
-      return options.resolve(all, normalizePagination(all.page, all.limit), context, info);
+      // TypeScript cannot spell out Pothos' argument shape of a generic map, nor its result type of a generic page:
+      // these are the arguments declared above, and the result is `options.type`'s.
+      const all = args as unknown as InputShapeFromFields<Args> & { page?: number | null; limit?: number | null; after?: string | null };
+      return resolve(all, request(all), context, info) as never;
     },
   });
+}
+
+/**
+ * A root list field: `{ data, pagination }`, newest first, with `page`/`limit` arguments beside its own; it costs
+ * its page size times what each item selects.
+ */
+export function pageField<Shape, Args extends InputFieldMap>(t: QueryFieldBuilder, options: PageFieldOptions<Shape, Args>) {
+  return listField(t, options, pageArgs(t.arg), (all) => normalizePagination(all.page, all.limit), options.resolve);
 }
 
 export const CursorPaginationRef = builder.objectRef<CursorPagination>('CursorPagination').implement({
@@ -106,16 +121,6 @@ interface WalkFieldOptions<Shape, Args extends InputFieldMap> extends Omit<PageF
 
 /** A root list field that can also be walked by cursor: `pageField`'s arguments plus `after` (decisions §7.6). */
 export function walkField<Shape, Args extends InputFieldMap>(t: QueryFieldBuilder, options: WalkFieldOptions<Shape, Args>) {
-  return t.field({
-    type: options.type,
-    description: options.description,
-    authScopes: options.authScopes,
-    complexity: listComplexity,
-    args: { ...pageArgs(t.arg), after: t.arg.string({ required: false, description: 'a cursor (`cursor.next` of the page before): the rows that follow it; not with page' }), ...options.args },
-    resolve: (_root, args, context, info) => {
-      // TypeScript cannot spell out Pothos' argument shape of a generic map; these are the arguments declared above.
-      const all = args as unknown as InputShapeFromFields<Args> & { page?: number | null; limit?: number | null; after?: string | null };
-      return options.resolve(all, walkRequest(all.page, all.limit, all.after), context, info);
-    },
-  });
+  const after = t.arg.string({ required: false, description: 'a cursor (`cursor.next` of the page before): the rows that follow it; not with page' });
+  return listField(t, options, { ...pageArgs(t.arg), after }, (all) => walkRequest(all.page, all.limit, all.after), options.resolve);
 }
