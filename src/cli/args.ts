@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AppError } from '../errors.js';
 import { usageError } from './cli-error.js';
 import { parseIdText } from '../domain/validation.js';
+import type { Action } from './command.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -50,4 +51,16 @@ export function invalid(field: string, message: string): AppError {
 export function oneOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
   if (!(allowed as readonly string[]).includes(value)) throw invalid(field, `must be one of ${allowed.join(', ')}`);
   return value as T;
+}
+
+/**
+ * A command of subcommands (`keys create …`, `keys list …`): each parses the arguments after its name; an unknown
+ * or missing one is a usage error naming them all.
+ */
+export function subcommands(command: string, usage: string[], parsers: Record<string, (rest: string[]) => Action>): (args: string[]) => Action {
+  return ([sub, ...rest]) => {
+    const parser = sub !== undefined && Object.hasOwn(parsers, sub) ? parsers[sub] : undefined;
+    if (!parser) throw usageError(`Unknown ${command} command "${sub ?? ''}". Usage: ${usage.join(' | ')}`);
+    return parser(rest);
+  };
 }

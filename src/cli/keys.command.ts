@@ -1,8 +1,6 @@
 import { isScope, SCOPES, type Scope } from '../scopes.js';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../domain/accounts/api-keys.service.js';
-import { invalid, optionalString, parse, parseId, requireString } from './args.js';
-import { usageError } from './cli-error.js';
-import type { Action } from './command.js';
+import { invalid, optionalString, parse, parseId, requireString, subcommands } from './args.js';
 import { parseIdText } from '../domain/validation.js';
 
 const CREATE = 'keys create --account ID [--scopes s1,s2] [--expires-at ISO] [--rate-limit N] [--name TEXT]';
@@ -36,34 +34,29 @@ function parseRateLimit(raw: string | undefined): number | null {
   return limit;
 }
 
-export function keysCommand(args: string[]): Action {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create': {
-      const parsed = parse(
-        rest,
-        { account: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' }, 'rate-limit': { type: 'string' }, name: { type: 'string' } },
-        [],
-        CREATE,
-      );
-      const accountId = parseId(requireString(parsed, 'account', CREATE), '--account');
-      const scopes = parseScopes(optionalString(parsed, 'scopes'));
-      const expiresAt = parseExpiresAt(optionalString(parsed, 'expires-at'));
-      const rateLimitPerHour = parseRateLimit(optionalString(parsed, 'rate-limit'));
-      const name = optionalString(parsed, 'name') ?? null;
-      return ({ prisma, hasher }) => issueApiKey(prisma, hasher, { accountId, scopes, expiresAt, rateLimitPerHour, name });
-    }
-    case 'revoke': {
-      const parsed = parse(rest, {}, ['KEY_ID'], REVOKE);
-      const id = parseId(parsed.positionals[0], 'KEY_ID');
-      return ({ prisma }) => revokeApiKey(prisma, id);
-    }
-    case 'list': {
-      const parsed = parse(rest, { account: { type: 'string' } }, [], LIST);
-      const accountId = parseId(requireString(parsed, 'account', LIST), '--account');
-      return ({ prisma }) => listApiKeys(prisma, accountId);
-    }
-    default:
-      throw usageError(`Unknown keys command "${sub ?? ''}". Usage: ${KEYS_USAGE.join(' | ')}`);
-  }
-}
+export const keysCommand = subcommands('keys', KEYS_USAGE, {
+  create: (rest) => {
+    const parsed = parse(
+      rest,
+      { account: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' }, 'rate-limit': { type: 'string' }, name: { type: 'string' } },
+      [],
+      CREATE,
+    );
+    const accountId = parseId(requireString(parsed, 'account', CREATE), '--account');
+    const scopes = parseScopes(optionalString(parsed, 'scopes'));
+    const expiresAt = parseExpiresAt(optionalString(parsed, 'expires-at'));
+    const rateLimitPerHour = parseRateLimit(optionalString(parsed, 'rate-limit'));
+    const name = optionalString(parsed, 'name') ?? null;
+    return ({ prisma, hasher }) => issueApiKey(prisma, hasher, { accountId, scopes, expiresAt, rateLimitPerHour, name });
+  },
+  revoke: (rest) => {
+    const parsed = parse(rest, {}, ['KEY_ID'], REVOKE);
+    const id = parseId(parsed.positionals[0], 'KEY_ID');
+    return ({ prisma }) => revokeApiKey(prisma, id);
+  },
+  list: (rest) => {
+    const parsed = parse(rest, { account: { type: 'string' } }, [], LIST);
+    const accountId = parseId(requireString(parsed, 'account', LIST), '--account');
+    return ({ prisma }) => listApiKeys(prisma, accountId);
+  },
+});
