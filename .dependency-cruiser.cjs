@@ -3,7 +3,10 @@
  * `npx depcruise src` shows them). Layers import one way (style.md, "The shape"):
  *   transports (src/rest, src/graphql, src/mcp, src/streams) → src/execution → src/schema → src/domain → src/infra
  * and the transports never import each other: a new way in is an adapter over src/execution, not a second API.
+ * Forms and submissions, the hot resources, reach the database through the driver only (src/domain/README.md).
  */
+/** The hot resources, on the driver only (src/domain/README.md). */
+const HOT_RESOURCES = '(^|/)src/domain/(forms|submissions)/';
 /** The transports: each adapts one protocol to src/execution. */
 const TRANSPORTS = '(^|/)src/(rest|graphql|mcp|streams)/';
 /** Packages that speak HTTP for GraphQL (Yoga, envelop, the fetch-API server adapter): only src/graphql and src/rest use them. */
@@ -61,12 +64,29 @@ module.exports = {
       from: { path: '(^|/)src/(rest|graphql|mcp|streams)/' },
       to: { path: TRANSPORTS, pathNot: '(^|/)src/$2/' },
     },
+    {
+      name: 'hot-resources-on-the-driver',
+      comment:
+        'Forms and submissions are read and written through src/infra/sql.ts on the driver only, so that a list and a get ' +
+        'give the same row and a write moves counters in its one statement (src/domain/README.md): their modules take ' +
+        'SqlExecutor or DriverSql (src/infra/db-driver.ts), never Database or AppDeps, which carry Prisma.',
+      severity: 'error',
+      from: { path: HOT_RESOURCES },
+      to: { path: '(^|/)src/(infra/db|deps)\\.ts$' },
+    },
+    {
+      name: 'hot-resources-prisma-types-only',
+      comment: 'Forms and submissions use Prisma\'s generated client for its row and enum types only, never its client (src/domain/README.md).',
+      severity: 'error',
+      from: { path: HOT_RESOURCES },
+      to: { path: '(^|/)src/generated/prisma/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     // Type-only imports count: a circle of types is still a circle between modules.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '(^|/)src/generated/' },
+    // src/generated is in the graph (hot-resources-prisma-types-only looks at imports of it) but not cruised.
     doNotFollow: { path: ['node_modules', '(^|/)src/generated/'] },
   },
 };

@@ -182,7 +182,7 @@ builder.queryFields((t) => ({
     type: FormRef,
     authScopes: { scope: 'read:forms' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, context) => getFormWithSiteOrThrow(context.deps.db.prisma, requireApiKeyViewer(context).accountId, args.id, false),
+    resolve: (_root, args, context) => getFormWithSiteOrThrow(context.deps.db, requireApiKeyViewer(context).accountId, args.id),
   }),
 }));
 

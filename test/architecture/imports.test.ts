@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The rules of .dependency-cruiser.cjs: no import circles; no transport code in src/domain or src/infra; the
  * execution layer and the schema import no transport; the transports (rest, graphql, mcp, streams) never import
- * each other. Each rule is shown to fire on a fixture that breaks it. (A presenter callback the domain might take
+ * each other; forms and submissions on the driver only (src/domain/README.md). Each rule is shown to fire on a
+ * fixture that breaks it. (A presenter callback the domain might take
  * without importing its type is presenters.test.ts's.)
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,9 +25,11 @@ describe('import rules (.dependency-cruiser.cjs)', () => {
     expect(await violations('src', root)).toStrictEqual([]);
   });
 
-  it('reject a circle of type-only imports, a domain module serving HTTP or reaching the execution layer (a presenter, or the type of a presenter callback), an execution module importing REST, a resolver importing REST, REST importing the GraphQL adapter', async () => {
+  it('reject a circle of type-only imports, a domain module serving HTTP or reaching the execution layer (a presenter, or the type of a presenter callback), an execution module importing REST, a resolver importing REST, REST importing the GraphQL adapter, a hot resource taking Database or Prisma\'s client (its row types are allowed)', async () => {
     const found = await violations('src', fileURLToPath(new URL('./fixture', import.meta.url)));
     expect(found.sort()).toStrictEqual([
+      'hot-resources-on-the-driver: src/domain/submissions/reads-prisma.ts → src/infra/db.ts',
+      'hot-resources-prisma-types-only: src/domain/submissions/reads-prisma.ts → src/generated/prisma/client.ts',
       'no-circular: src/schema/first.ts → src/schema/second.ts → src/schema/first.ts',
       'no-transport-in-domain: src/domain/presents.ts → src/execution/runs-rest.ts',
       'no-transport-in-domain: src/domain/serves-http.ts → ../../../node_modules/graphql-yoga/cjs/index.js',

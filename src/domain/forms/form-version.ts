@@ -1,4 +1,4 @@
-import type { Database } from '../../infra/db.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
 import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 
 /*
@@ -33,7 +33,7 @@ const oneFormVersion = preparedQuery((_shape: null, values: { accountId: number;
 );
 
 /** The version of everything an account's forms list shows (all its forms, archived ones too). */
-export async function accountFormsVersion(db: Database, accountId: number): Promise<string> {
+export async function accountFormsVersion(db: SqlExecutor, accountId: number): Promise<string> {
   const [row] = await db.sql(accountVersion(null, { accountId }));
   return row?.version ?? '0';
 }
@@ -43,7 +43,7 @@ export async function accountFormsVersion(db: Database, accountId: number): Prom
  * forms and submissions (src/execution/answer-cache.ts) is served only under the version it was built at, and never
  * for an account with a PHI form (each read of a PHI submission is audited, so it must run).
  */
-export async function accountAnswerVersion(db: Database, accountId: number): Promise<{ version: string; phi: boolean }> {
+export async function accountAnswerVersion(db: SqlExecutor, accountId: number): Promise<{ version: string; phi: boolean }> {
   const [row] = await db.sql(accountAnswerVersionQuery(null, { accountId }));
   return { version: row?.version ?? '0', phi: row?.phi === true };
 }
@@ -55,7 +55,7 @@ export interface FormVersion {
 }
 
 /** One form's version, or null for an absent form or another account's. */
-export async function formVersion(db: Database, accountId: number, formId: number): Promise<FormVersion | null> {
+export async function formVersion(db: SqlExecutor, accountId: number, formId: number): Promise<FormVersion | null> {
   const [row] = await db.sql(oneFormVersion(null, { accountId, formId }));
   return row ?? null;
 }

@@ -1,9 +1,8 @@
 import type { InsertQueryBuilder, InsertResult, Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
-import type { Database } from '../../infra/db.js';
-import type { SqlExecutor, SqlTransaction } from '../../infra/db-driver.js';
+import type { DriverSql, SqlExecutor, SqlTransaction } from '../../infra/db-driver.js';
 import { preparedQuery, sql, sqlBuilder, type DB } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import type { Form, Plan, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import type { Form, Plan, Prisma } from '../../generated/prisma/client.js';
 import { outboxInsertSql, type DomainEvent } from '../webhooks/events.service.js';
 import { normalizeFields, type CreateFormInput, type FieldElement, type UpdateFormInput } from './form-input.js';
 import { formTypeValue, type FormWithSite } from './form.mapper.js';
@@ -11,19 +10,15 @@ import { FORM_VERSION_BUMP } from './form-version.js';
 import { skipTake, toPage, type Page, type PageRequest } from '../pagination.js';
 
 /*
- * One way of writing a form: Form rows are written through src/infra/sql.ts (typed SQL on the driver), never
- * through Prisma, because ingest and erasure must move a form's counter and version in their one statement.
- * Reads that spread a GraphQL selection (getFormOrThrow, getFormWithSiteOrThrow) stay Prisma's.
+ * Forms are a hot resource: read and written only through src/infra/sql.ts (typed SQL on the driver), never through
+ * Prisma, because ingest and erasure must move a form's counter and version in their one statement, and a list and a
+ * get must give the same row (formFromRow). The rule and its check: src/domain/README.md.
  */
 
 type FormRow = Selectable<DB['Form']>;
 
 /** Forms + calendar widgets per site, archived forms not counted (contract §4). */
 export const PLAN_CAPS: Record<Plan, number> = { free: 1, starter: 3, pro: 25, business: 200 };
-
-type Db = PrismaClient | Prisma.TransactionClient;
-
-const WITH_SITE = { site: { select: { id: true, hostname: true } } } as const;
 
 /** A form's columns a list may read besides its id (`hostname`: its domain's, through a join). */
 export const FORM_COLUMNS = ['accountId', 'siteId', 'name', 'type', 'fields', 'phi', 'archivedAt', 'submissionCount', 'version', 'createdAt', 'updatedAt', 'hostname'] as const;
@@ -84,7 +79,7 @@ const formCount = preparedQuery((shape: FormListShape, values: FormListValues) =
  * The hottest read of the service, so ONE statement: the page, its domains (join) and the total (window
  * count). Only a page past the end needs a second statement for the total.
  */
-export async function listForms(db: Database, accountId: number, filter: FormListFilter): Promise<Page<FormWithSite>> {
+export async function listForms(db: SqlExecutor, accountId: number, filter: FormListFilter): Promise<Page<FormWithSite>> {
   const { skip, take } = skipTake(filter);
   const columns = FORM_COLUMNS.filter((column) => filter.columns.includes(column) || (column === 'siteId' && filter.columns.includes('hostname')));
   const shape = { archived: filter.archived === true, byDomain: filter.domainId != null, columns };
@@ -119,16 +114,25 @@ function formFromRow(row: Omit<FormRow, 'webhookUrl'> & { webhookUrl?: string | 
   };
 }
 
-const formWhere = (accountId: number, id: number, includeArchived: boolean): Prisma.FormWhereInput => ({
-  id,
-  accountId,
-  ...(!includeArchived && { archivedAt: null }),
-});
+/**
+ * One active form of the account with its domain: the columns a list can read (FORM_COLUMNS; never the write-only
+ * `webhookUrl`), mapped as the list's rows are (formFromRow).
+ */
+const activeFormById = preparedQuery((_shape: null, values: { accountId: number; id: number }) =>
+  sqlBuilder
+    .selectFrom('Form as f')
+    .leftJoin('Site as s', 's.id', 'f.siteId')
+    .select(['f.id', ...FORM_COLUMNS.filter((column) => column !== 'hostname').map((column) => `f.${column}` as const)])
+    .select('s.hostname')
+    .where('f.id', '=', values.id)
+    .where('f.accountId', '=', values.accountId)
+    .where('f.archivedAt', 'is', null),
+);
 
-export async function getFormWithSiteOrThrow(prisma: Db, accountId: number, id: number, includeArchived: boolean): Promise<FormWithSite> {
-  const form = await prisma.form.findFirst({ where: formWhere(accountId, id, includeArchived), include: WITH_SITE });
-  if (!form) throw notFound('form');
-  return form;
+export async function getFormWithSiteOrThrow(db: SqlExecutor, accountId: number, id: number): Promise<FormWithSite> {
+  const [row] = await db.sql(activeFormById(null, { accountId, id }));
+  if (!row) throw notFound('form');
+  return formFromRow(row);
 }
 
 async function verifiedProductionSites(db: SqlExecutor, accountId: number): Promise<{ id: number; hostname: string }[]> {
@@ -230,7 +234,7 @@ export interface NewForm {
 }
 
 /** Checks the fields (ids given or made, none twice), then chooses the site (`domainId`, or the account's one). */
-export async function newForm(db: Database, accountId: number, input: CreateFormInput & PhiSetting): Promise<NewForm> {
+export async function newForm(db: DriverSql, accountId: number, input: CreateFormInput & PhiSetting): Promise<NewForm> {
   const fields = normalizeFields(input.fields);
   return { accountId, siteId: await chooseSite(db, accountId, input.domainId), fields, input };
 }

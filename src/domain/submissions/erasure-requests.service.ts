@@ -1,9 +1,10 @@
-import type { AppDeps } from '../../deps.js';
+import type { Config } from '../../config.js';
+import type { DriverSql, SqlExecutor } from '../../infra/db-driver.js';
 import { notFound, validationFailed } from '../../errors.js';
 import type { ErasureStatus } from '../../generated/prisma/client.js';
 import { sqlBuilder } from '../../infra/sql.js';
 import { createEmailHasher } from '../../infra/secrets.js';
-import { QUEUE } from '../../infra/jobs.js';
+import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import { isEmailAddress } from '../webhooks/events.service.js';
 import type { Eraser } from './erasure.service.js';
 
@@ -42,7 +43,7 @@ export function parseErasureEmail(value: unknown): string {
 
 const VIEW = ['id', 'status', 'submissionsErased', 'createdAt', 'completedAt'] as const;
 
-export async function createErasureRequest(deps: Pick<AppDeps, 'db' | 'queue' | 'config'>, eraser: Eraser, email: unknown): Promise<ErasureRequestView> {
+export async function createErasureRequest(deps: { db: DriverSql; queue: JobQueue; config: Pick<Config, 'secretKey'> }, eraser: Eraser, email: unknown): Promise<ErasureRequestView> {
   const emailHash = createEmailHasher(deps.config.secretKey)(parseErasureEmail(email));
   return deps.db.transaction(async (tx) => {
     const [request] = await tx.sql(
@@ -55,7 +56,7 @@ export async function createErasureRequest(deps: Pick<AppDeps, 'db' | 'queue' | 
   });
 }
 
-export async function getErasureRequestOrThrow(deps: Pick<AppDeps, 'db'>, accountId: number, id: number): Promise<ErasureRequestView> {
+export async function getErasureRequestOrThrow(deps: { db: SqlExecutor }, accountId: number, id: number): Promise<ErasureRequestView> {
   const [request] = await deps.db.sql(sqlBuilder.selectFrom('ErasureRequest').select(VIEW).where('id', '=', id).where('accountId', '=', accountId));
   if (!request) throw notFound('erasure_request');
   return request;

@@ -1,5 +1,4 @@
-import type { Database } from '../../infra/db.js';
-import type { SqlExecutor } from '../../infra/db-driver.js';
+import type { DriverSql, SqlExecutor } from '../../infra/db-driver.js';
 import { notFound } from '../../errors.js';
 import { FORM_VERSION_BUMP } from '../forms/form-version.js';
 import { rawStatement, sql, type RawBuilder } from '../../infra/sql.js';
@@ -108,7 +107,7 @@ export async function eraseSubmissions(tx: SqlExecutor, eraser: Eraser, ids: num
 }
 
 /** `DELETE /submissions/{id}`: another account's id reads as absent. */
-export async function deleteSubmission(db: Database, reader: Reader, id: number): Promise<void> {
+export async function deleteSubmission(db: DriverSql, reader: Reader, id: number): Promise<void> {
   const erased = await db.transaction((tx) => eraseSubmissions(tx, reader, [id]));
   if (erased.length === 0) throw notFound('submission');
 }

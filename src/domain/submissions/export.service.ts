@@ -1,4 +1,4 @@
-import type { Database } from '../../infra/db.js';
+import type { DriverSql } from '../../infra/db-driver.js';
 import { notFound } from '../../errors.js';
 import type { Submission } from '../../generated/prisma/client.js';
 import { sql, sqlBuilder } from '../../infra/sql.js';
@@ -49,7 +49,7 @@ interface ExportQuery {
 }
 
 /** The form, active or archived (its submissions stay readable); another account's reads as absent. */
-export async function getExportableFormOrThrow(db: Database, accountId: number, formId: number): Promise<ExportForm> {
+export async function getExportableFormOrThrow(db: DriverSql, accountId: number, formId: number): Promise<ExportForm> {
   const [form] = await db.sql(sqlBuilder.selectFrom('Form').select(['id', 'phi', 'fields']).where('id', '=', formId).where('accountId', '=', accountId));
   if (!form) throw notFound('form');
   return form;
@@ -71,7 +71,7 @@ const EVERY_COLUMN = submissionColumns({ formData: true, sourceDomain: true });
  * The batches in order. The next batch is read while the caller works through the current one (one batch ahead,
  * no more): the database round trip overlaps the serialising instead of adding to it.
  */
-async function* batches(db: Database, query: ExportQuery, upTo: Position | null): AsyncGenerator<Submission[]> {
+async function* batches(db: DriverSql, query: ExportQuery, upTo: Position | null): AsyncGenerator<Submission[]> {
   const read = async (after: Position | null): Promise<Submission[]> => {
     const rows = await db.sql(submissionsIn(query, after, upTo).select(EVERY_COLUMN).orderBy('s.createdAt').orderBy('s.id').limit(BATCH));
     return rows.map(submissionOf);
@@ -104,17 +104,17 @@ export async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<str
 }
 
 /** The rows an NDJSON export shows, oldest first; each line is presented by the caller (the domain takes no presenter). */
-async function* ndjsonRows(db: Database, query: ExportQuery): AsyncGenerator<Submission> {
+async function* ndjsonRows(db: DriverSql, query: ExportQuery): AsyncGenerator<Submission> {
   for await (const rows of batches(db, query, null)) yield* rows;
 }
 
-async function newestInRange(db: Database, query: ExportQuery): Promise<Position | null> {
+async function newestInRange(db: DriverSql, query: ExportQuery): Promise<Position | null> {
   const [newest] = await db.sql(submissionsIn(query, null, null).select(['s.createdAt', 's.id']).orderBy('s.createdAt', 'desc').orderBy('s.id', 'desc').limit(1));
   return newest ?? null;
 }
 
 /** Every formData key of the rows up to `upTo`: in the database for plain forms, by decrypting for PHI forms. */
-async function formDataKeys(db: Database, phi: PhiCipher, query: ExportQuery, upTo: Position): Promise<string[]> {
+async function formDataKeys(db: DriverSql, phi: PhiCipher, query: ExportQuery, upTo: Position): Promise<string[]> {
   if (!query.form.phi) {
     const rows = await db.sql(
       submissionsIn(query, null, upTo)
@@ -134,7 +134,7 @@ async function formDataKeys(db: Database, phi: PhiCipher, query: ExportQuery, up
   return [...keys];
 }
 
-async function* csvLines(db: Database, phi: PhiCipher, query: ExportQuery): AsyncGenerator<string> {
+async function* csvLines(db: DriverSql, phi: PhiCipher, query: ExportQuery): AsyncGenerator<string> {
   const upTo = await newestInRange(db, query);
   const columns: ExportColumns = exportColumns(query.form.fields, upTo ? await formDataKeys(db, phi, query, upTo) : []);
   yield csvHeader(columns);
@@ -161,7 +161,7 @@ export type ExportBody = { format: 'csv'; chunks: AsyncIterable<string> } | { fo
  * produced only as it is read.
  */
 export async function exportFormSubmissions(
-  deps: { db: Database; phi: PhiCipher },
+  deps: { db: DriverSql; phi: PhiCipher },
   reader: Reader,
   formId: number,
   request: ExportRequest,

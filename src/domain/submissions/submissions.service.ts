@@ -1,7 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
-import type { AppDeps } from '../../deps.js';
-import type { Database } from '../../infra/db.js';
-import type { SqlExecutor } from '../../infra/db-driver.js';
+import type { DriverSql, SqlExecutor } from '../../infra/db-driver.js';
 import { preparedQuery, sql, sqlBuilder } from '../../infra/sql.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Prisma, Submission } from '../../generated/prisma/client.js';
@@ -17,8 +15,8 @@ import { assertCreatedRange, type CreatedRange } from '../list-filters.js';
 import { floorDay, windowParts, windowTotal, type WindowParts } from './window-total.js';
 
 /*
- * One way of writing a submission: Submission rows are written through src/infra/sql.ts only (ingest's one
- * statement, erasure's), never through Prisma. Single reads that spread nothing stay Prisma's.
+ * Submissions are a hot resource: read and written only through src/infra/sql.ts (ingest's one statement, erasure's,
+ * every list and get, mapped by submissionOf), never through Prisma. The rule and its check: src/domain/README.md.
  */
 
 export const MAX_FORM_DATA_FIELDS = 50;
@@ -186,7 +184,7 @@ export const submissionsListKey = (formId: number, range: CreatedRange): ListKey
  * columns are null. A createdAt window walks the (formId, createdAt, id) index for the page, and its total sums
  * the form's day counts with the rows of its two edge days (window-total.ts); a cursor page (§7.6) reads `limit + 1` rows after the cursor's position along the same index and counts nothing.
  */
-export async function listFormSubmissions(db: Database, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<WalkPage<Submission>> {
+export async function listFormSubmissions(db: SqlExecutor, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<WalkPage<Submission>> {
   assertCreatedRange(filter);
   const key = submissionsListKey(formId, filter);
   const after = filter.after !== null ? decodeCursor(key, filter.after) : null;
@@ -234,9 +232,19 @@ export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonl
   return rows as (Omit<Submission, 'formData'> & { formData: unknown })[] as Submission[];
 }
 
-export async function getSubmissionOrThrow(db: Database, reader: Reader, id: number): Promise<Submission> {
-  const submission = await db.prisma.submission.findFirst({ where: { id, accountId: reader.accountId } });
-  if (!submission) throw notFound('submission');
+/** One submission of the account: every column, mapped as the list's rows are (submissionOf). */
+const submissionById = preparedQuery((_shape: null, values: { accountId: number; id: number }) =>
+  sqlBuilder.selectFrom('Submission').selectAll().where('id', '=', values.id).where('accountId', '=', values.accountId),
+);
+
+async function findSubmission(db: SqlExecutor, accountId: number, id: number): Promise<Submission> {
+  const [row] = await db.sql(submissionById(null, { accountId, id }));
+  if (!row) throw notFound('submission');
+  return submissionOf(row);
+}
+
+export async function getSubmissionOrThrow(db: SqlExecutor, reader: Reader, id: number): Promise<Submission> {
+  const submission = await findSubmission(db, reader.accountId, id);
   await auditPhiReads(db, reader, [submission]);
   return submission;
 }
@@ -253,7 +261,7 @@ export interface DailyCount {
  * Submissions per UTC day of [from, to), every day present (zeros included), in ONE statement. Another account's
  * form simply counts nothing, like an absent one.
  */
-export async function dailySubmissionCounts(db: Database, accountId: number, formId: number, from: Date, to: Date): Promise<DailyCount[]> {
+export async function dailySubmissionCounts(db: SqlExecutor, accountId: number, formId: number, from: Date, to: Date): Promise<DailyCount[]> {
   const start = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
   const days = Math.ceil((to.getTime() - start.getTime()) / DAY_MS);
   if (!(to > from) || days > MAX_STATS_DAYS) {
@@ -409,13 +417,12 @@ export interface IngestDraft {
  * failure after the claim (an archived form, the presentation, the write) releases it.
  */
 export async function beginIngest(
-  deps: Pick<AppDeps, 'db' | 'phi'>,
+  deps: { db: DriverSql; phi: PhiCipher },
   accountId: number,
   formId: number,
   formData: unknown,
   idempotencyKey: string | null,
 ): Promise<IngestDraft | (IngestResult & { replayed: true })> {
-  const prisma = deps.db.prisma;
   assertFormDataWithinLimits(formData);
   if (idempotencyKey !== null) assertValidIdempotencyKey(idempotencyKey);
   const print = idempotencyKey === null ? null : fingerprint(`POST /forms/${formId}/submissions`, formData);
@@ -431,9 +438,8 @@ export async function beginIngest(
     // The key is taken (a replay, a request still running, an expired record) or the form is archived: the full rules.
     const claim = await claimIdempotencyKey(deps.db, accountId, idempotencyKey, print);
     if (claim.kind === 'replay') {
-      const submission = await prisma.submission.findUnique({ where: { id: claim.submissionId } });
-      // Erasure marks the record in the transaction that deletes the row; this only guards a 500.
-      if (!submission) throw notFound('submission');
+      // Erasure marks the record in the transaction that deletes the row; a missing row (404) only guards a 500.
+      const submission = await findSubmission(deps.db, accountId, claim.submissionId);
       return { submission, formData: readFormData(deps.phi, submission), replayed: true };
     }
     recordId = claim.recordId;
@@ -465,7 +471,7 @@ export async function beginIngest(
  * v1 shows it, in ONE statement. `eventData` is the presentation under way: if it fails, or the write does, the
  * claim is released.
  */
-export async function storeIngest(deps: Pick<AppDeps, 'db'>, draft: IngestDraft, eventData: Promise<Record<string, unknown>>): Promise<IngestResult> {
+export async function storeIngest(deps: { db: DriverSql }, draft: IngestDraft, eventData: Promise<Record<string, unknown>>): Promise<IngestResult> {
   const { submission, formData, recordId } = draft;
   try {
     const data = await eventData;
