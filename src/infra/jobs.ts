@@ -194,13 +194,13 @@ export class JobQueue {
    */
   async enqueueInTransaction<T extends object>(db: Db, name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
     if (jobs.length === 0) return;
-    const rows: JobInsert<T>[] = jobs.map((job) => ({
-      data: withTrace(job.data, job.traceparent),
-      ...(job.id ? { id: job.id } : {}),
-      ...(job.startAfter ? { startAfter: job.startAfter } : {}),
-      ...(job.group ? { group: { id: job.group } } : {}),
-    }));
-    await this.boss.insert(name, rows, { db });
+    await this.boss.insert(name, jobs.map(jobInsert), { db });
+  }
+
+  /** Inserts jobs of one queue in ONE statement of their own (a job that splits off part of its work). */
+  async enqueue<T extends object>(name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.boss.insert(name, jobs.map(jobInsert));
   }
 
   /** Outside a transaction (or inside one with `tx`). */
@@ -270,6 +270,13 @@ export class JobQueue {
     await this.boss.stop({ graceful, timeout: timeoutMs, close: true });
   }
 }
+
+const jobInsert = <T extends object>(job: EnqueueJob<T>): JobInsert<T> => ({
+  data: withTrace(job.data, job.traceparent),
+  ...(job.id ? { id: job.id } : {}),
+  ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+  ...(job.group ? { group: { id: job.group } } : {}),
+});
 
 /** pg-boss batch options: LISTEN/NOTIFY wakes the worker, the poll is the fallback, a full batch fetches again at once. */
 const batchWorkOptions = (options: WorkOptions) => ({

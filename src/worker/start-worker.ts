@@ -91,7 +91,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   // Emails too settle each on its own: in pg-boss's batch loop the next batch waited for the slowest message of the
   // last (an SMTP server taking seconds to answer one held back every other), so at high rates they fell behind.
-  const emails = await queue.workConcurrently<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ db, sender, config }), {
+  const emails = await queue.workConcurrently<EmailJob>(QUEUE.emailSend, createEmailJobHandler({ db, sender, config, queue }), {
     concurrency: deps.batchSize ?? EMAIL_CONCURRENCY,
     pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2,
   });

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { createEmailJobHandler, createEmailSender, renderSubmissionEmail } from '../../src/worker/jobs/email.job.js';
+import { randomUUID } from 'node:crypto';
+import { createEmailJobHandler, createEmailSender, renderSubmissionEmail, type EmailSender } from '../../src/worker/jobs/email.job.js';
+import { derivedJobId, type EmailJob } from '../../src/domain/webhooks/events.service.js';
+import { QUEUE } from '../../src/infra/jobs.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -97,9 +100,13 @@ describe('ingest emails over SMTP', () => {
     // The running worker sends them first; the handler is then run by hand, its statements counted.
     await waitFor(async () => (smtp.received.length >= 6 ? true : null));
     const sender = recordingSender();
-    const handler = createEmailJobHandler({ db, sender, config });
+    const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
     db.resetQueryCount();
-    await Promise.all(ids.flatMap((submissionId) => [handler({ kind: 'submission_confirmation', submissionId }), handler({ kind: 'submission_notification', submissionId })]));
+    // A job of both kinds, and the two jobs of one kind each queued before those existed (a rolling deploy).
+    await Promise.all([
+      handler({ kind: 'submission_emails', submissionId: ids[0]!, kinds: ['submission_confirmation', 'submission_notification'] }),
+      ...ids.slice(1).flatMap((submissionId) => [handler({ kind: 'submission_confirmation', submissionId }), handler({ kind: 'submission_notification', submissionId })]),
+    ]);
     expect(db.queries.filter((q) => q.includes('from "Submission" as "s"'))).toHaveLength(1);
     expect(sender.sent.map((email) => [email.to, email.messageId]).sort()).toStrictEqual(
       ids
@@ -115,6 +122,63 @@ describe('ingest emails over SMTP', () => {
     await handler({ kind: 'submission_notification', submissionId: ids[0]! });
     await handler({ kind: 'submission_notification', submissionId: ids[1]! });
     expect(sender.sent.map((email) => email.messageId)).toStrictEqual([`<submission-${ids[1]}-submission_notification@widgets-gateway>`]);
+  });
+
+  it('sends each kind of a job once: a kind that fails goes on as a job of its own, the kind sent is not sent again', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
+    const submission = await ingest(db.prisma, form, { Email: 'ada@example.com' });
+    await waitFor(async () => (smtp.received.length >= 2 ? true : null));
+    const messageId = (kind: string) => `<submission-${submission.id}-${kind}@widgets-gateway>`;
+    // The mail server refuses the notification, `refusals` times.
+    let refusals = 1;
+    const sent: string[] = [];
+    const sender: EmailSender = {
+      async send(email) {
+        if (email.messageId === messageId('submission_notification') && refusals-- > 0) throw new Error('451 4.3.0 try again later');
+        sent.push(email.messageId);
+      },
+      close() {},
+    };
+    // Left-over jobs wait the queue's retry delay (30 s): the running worker leaves them to this test.
+    const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
+    const job = { id: randomUUID() };
+    const both: EmailJob = { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] };
+    const leftoverId = derivedJobId(`job-${job.id}`, 'submission_notification');
+    const leftovers = async () => (await worker.queue.boss.findJobs<EmailJob>(QUEUE.emailSend, { id: leftoverId })).map((row) => row.data);
+
+    await handler(both, job);
+    expect(sent).toStrictEqual([messageId('submission_confirmation')]);
+    expect(await leftovers()).toStrictEqual([{ kind: 'submission_notification', submissionId: submission.id }]);
+    // Run again (its worker died before its completion was written): the same left-over job, which pg-boss skips.
+    refusals = 1;
+    await handler(both, job);
+    expect(await leftovers()).toHaveLength(1);
+    // The left-over job and its retries send the notification alone.
+    sent.length = 0;
+    refusals = 1;
+    await expect(handler({ kind: 'submission_notification', submissionId: submission.id })).rejects.toThrow('451');
+    await handler({ kind: 'submission_notification', submissionId: submission.id });
+    expect(sent).toStrictEqual([messageId('submission_notification')]);
+  });
+
+  it('fails a job whose every kind failed, queueing nothing: its retry sends them all', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
+    const submission = await ingest(db.prisma, form, { Email: 'ada@example.com' });
+    await waitFor(async () => (smtp.received.length >= 2 ? true : null));
+    const refusing: EmailSender = {
+      async send() {
+        throw new Error('421 4.3.2 service not available');
+      },
+      close() {},
+    };
+    const job = { id: randomUUID() };
+    const handler = createEmailJobHandler({ db, sender: refusing, config, queue: worker.queue });
+    await expect(handler({ kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] }, job)).rejects.toThrow('421');
+    for (const kind of ['submission_confirmation', 'submission_notification']) {
+      expect(await worker.queue.boss.findJobs(QUEUE.emailSend, { id: derivedJobId(`job-${job.id}`, kind) })).toStrictEqual([]);
+    }
   });
 
   it('sends PHI emails with ids and links only', async () => {

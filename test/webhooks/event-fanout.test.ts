@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fanOutEvent, type EventFanoutDeps } from '../../src/worker/jobs/event-fanout.job.js';
-import { messageIdFor, recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
+import { derivedJobId, messageIdFor, recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
 import { QUEUE } from '../../src/infra/jobs.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe, useQueueDatabase } from './fixtures.js';
@@ -50,13 +50,12 @@ describe('event fan-out', () => {
 
     const deliveryJobs = await queuedJobs(QUEUE.webhookDelivery);
     expect(deliveryJobs.map((d) => d.deliveryId).sort()).toStrictEqual(deliveries.map((d) => d.id).sort());
-    expect(await queuedJobs(QUEUE.emailSend)).toEqual(
-      expect.arrayContaining([
-        { kind: 'submission_confirmation', submissionId: submission.id, traceparent: TRACED },
-        { kind: 'submission_notification', submissionId: submission.id, traceparent: TRACED },
-      ]),
-    );
-    expect(await queuedJobs(QUEUE.emailSend)).toHaveLength(2);
+    // Both emails of the submission in ONE job (a job fewer to insert, fetch and complete per ingest).
+    expect(await queuedJobs(QUEUE.emailSend)).toEqual([
+      { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'], traceparent: TRACED },
+    ]);
+    const [emailJob] = await env.queue.boss.findJobs(QUEUE.emailSend);
+    expect(emailJob?.id).toBe(derivedJobId(event.payload.id, 'submission_emails'));
     // One event, one fan-out span: every job it caused carries it.
     const traces = [...deliveryJobs, ...(await queuedJobs(QUEUE.emailSend))].map((job) => job.traceparent);
     expect(new Set(traces).size).toBe(1);
@@ -72,7 +71,7 @@ describe('event fan-out', () => {
     expect(await fanOutEvent(deps(), event)).toMatchObject({ deliveries: 0 });
     expect(await env.db.prisma.webhookDelivery.count()).toBe(2);
     expect(await queuedJobs(QUEUE.webhookDelivery)).toHaveLength(2);
-    expect(await queuedJobs(QUEUE.emailSend)).toHaveLength(2);
+    expect(await queuedJobs(QUEUE.emailSend)).toHaveLength(1);
   });
 
   it('finds the confirmation recipient of a PHI submission by decrypting it, and sends ids only', async () => {
@@ -80,7 +79,7 @@ describe('event fan-out', () => {
     const form = await createForm(env.db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
     const submission = await ingest(env.db.prisma, form, { 'Full name': 'Zelda', Email: 'zelda@example.com' }, { cipher });
     await fanOutRecordedEvents(deps());
-    expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_confirmation', submissionId: submission.id, traceparent: TRACED }]);
+    expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation'], traceparent: TRACED }]);
     const [delivery] = await env.db.prisma.webhookDelivery.findMany();
     expect((delivery?.payload as { data: unknown }).data).toStrictEqual({ id: submission.id, formId: form.id, createdAt: submission.createdAt });
   });

@@ -52,7 +52,7 @@ describe.runIf(hasPostgres)('worker statements per ingest (2 subscriptions, 2 em
     await db?.close();
   });
 
-  async function ingestAlone(form: Awaited<ReturnType<typeof createForm>>, n: number): Promise<Kinds> {
+  async function ingestAlone(form: Awaited<ReturnType<typeof createForm>>, n: number): Promise<{ kinds: Kinds; jobs: Record<string, number> }> {
     counter.reset();
     const submission = await ingest(db.prisma, form, { 'Full name': `Ada ${n}`, Email: `ada${n}@example.com` });
     await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'succeeded' } })) === 2 * (n + 1), 15_000, 'two deliveries');
@@ -61,7 +61,13 @@ describe.runIf(hasPostgres)('worker statements per ingest (2 subscriptions, 2 em
     await waitForIdleQueue(db, QUEUE.emailSend);
     const kinds: Kinds = {};
     for (const [text, count] of counter.texts(Infinity)) kinds[kindOf(text)] = (kinds[kindOf(text)] ?? 0) + count;
-    return kinds;
+    // Read beside the proxy, so not counted: the jobs the ingest caused, by queue.
+    const rows = await db.prisma.$queryRaw<{ name: string; jobs: number }[]>`
+      SELECT name, count(*)::int AS jobs FROM pgboss.job
+      WHERE (name = 'email.send' AND data->>'submissionId' = ${String(submission.id)})
+         OR (name = 'webhook.deliver' AND (data->>'deliveryId')::int IN (SELECT id FROM "WebhookDelivery" WHERE "payload"->'data'->>'id' = ${String(submission.id)}))
+      GROUP BY name`;
+    return { kinds, jobs: Object.fromEntries(rows.map((row) => [row.name, row.jobs])) };
   }
 
   it('costs a bounded number of statements per ingest, each kind at most what its batch needs', async () => {
@@ -72,7 +78,10 @@ describe.runIf(hasPostgres)('worker statements per ingest (2 subscriptions, 2 em
     // The first ingest after start-up is not counted: the relay's LISTEN may not be registered yet.
     await ingestAlone(form, 0);
     for (let n = 1; n < 4; n++) {
-      const kinds = await ingestAlone(form, n);
+      const { kinds, jobs } = await ingestAlone(form, n);
+      // A job per delivery, and ONE for both emails of the submission (its kinds in it): each job is an insert, a
+      // fetched row and a completed row.
+      expect(jobs).toStrictEqual({ 'webhook.deliver': 2, 'email.send': 1 });
       const { 'queue: other (polls of other queues, maintenance)': _timers, other: _unrelated, ...counted } = kinds;
       const total = Object.values(counted).reduce((sum, count) => sum + count, 0);
       // The relay's pass: its transaction, the events taken with their targets, the deliveries, the two queues' jobs.

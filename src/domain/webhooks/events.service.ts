@@ -53,6 +53,13 @@ export type SubmissionEmailKind = 'submission_confirmation' | 'submission_notifi
 
 /** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */
 export type EmailJob =
+  /**
+   * The ingest emails of one submission, ONE job for all (issue 38 item 6: a job fewer to insert, fetch and complete
+   * per ingest). A kind that fails while another is sent goes on as its own job (the shape below), so that a retry
+   * never sends the other again (email.job.ts).
+   */
+  | { kind: 'submission_emails'; submissionId: number; kinds: SubmissionEmailKind[] }
+  /** One ingest email: a kind left over from a `submission_emails` job, or a job queued before those existed. */
   | { kind: SubmissionEmailKind; submissionId: number }
   /** To the account owner: the subscription was deactivated after days of failed deliveries. */
   | { kind: 'webhook_deactivated'; subscriptionId: number; failingSince: string };

@@ -6,7 +6,11 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Database } from '../../infra/db.js';
 import { sql, sqlBuilder } from '../../infra/sql.js';
-import { confirmationRecipient, type EmailJob, type SubmissionEmailKind } from '../../domain/webhooks/events.service.js';
+import type { Job } from 'pg-boss';
+import { confirmationRecipient, derivedJobId, type EmailJob, type SubmissionEmailKind } from '../../domain/webhooks/events.service.js';
+import { QUEUE, type JobQueue } from '../../infra/jobs.js';
+import { errorKind, logger } from '../../infra/log.js';
+import type { PhiCipher } from '../../infra/phi-crypto.js';
 import type { OutgoingEmail } from './outgoing-email.js';
 import { sendDeactivationEmail } from './webhook-deactivated.email.js';
 import { createPhiCipher } from '../../infra/keyring.js';
@@ -113,7 +117,14 @@ export interface EmailJobDeps {
   db: Database;
   sender: EmailSender;
   config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'host' | 'port'>;
+  /** Where a kind left over from a `submission_emails` job goes on as its own job. */
+  queue: Pick<JobQueue, 'enqueue'>;
+  /** How long a left-over kind waits before it is tried again (the queue's first retry delay). Default 30 s. */
+  leftoverDelayMs?: number;
 }
+
+/** `email.send`'s first pg-boss retry delay (jobs.ts), for the kinds a job leaves over. */
+const LEFTOVER_DELAY_MS = 30_000;
 
 /**
  * ONE statement on the driver for a batch: each submission with what its emails show of its form and account.
@@ -130,34 +141,67 @@ const submissionsForEmail = (ids: readonly number[]) =>
 
 type SubmissionForEmail = InferResult<ReturnType<typeof submissionsForEmail>>[number];
 
-/** The `email.send` handler: reads the submission at send time (decrypting a PHI form's data in memory). */
-export function createEmailJobHandler(deps: EmailJobDeps): (job: EmailJob) => Promise<void> {
+/**
+ * The `email.send` handler: reads the submission at send time (decrypting a PHI form's data in memory).
+ *
+ * A `submission_emails` job sends each of its kinds. When they all fail it fails, and its retry sends them all again
+ * (none was sent). When some fail and others are sent, it succeeds, and each failed kind goes on as a job of its
+ * own (one kind: the shape queued before `submission_emails` existed, still handled here), with an id derived
+ * from this job's and the kind: so the kinds sent are never sent again by a retry, and the job run again (its worker
+ * died before its completion was written) queues the same left-over job, which pg-boss then skips. Such a re-run
+ * sends again what it sent, as a job of one kind re-run always did (at least once, same Message-ID).
+ */
+export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?: Pick<Job<EmailJob>, 'id'>) => Promise<void> {
   const cipher = createPhiCipher(deps.config);
   const apiBaseUrl = `http://${deps.config.host}:${deps.config.port}/v1`;
-  // The emails begun together (one fetch's jobs, often both emails of a submission) read in ONE statement.
+  // The emails begun together (one fetch's jobs) read in ONE statement.
   const readSubmission = rowsById((ids) => deps.db.sql(submissionsForEmail(ids)));
-  return async (job) => {
-    if (job.kind === 'webhook_deactivated') {
-      await sendDeactivationEmail(deps.db.prisma, (email) => deps.sender.send(email), job, apiBaseUrl);
+  const send = async (kind: SubmissionEmailKind, submission: SubmissionForEmail): Promise<void> => {
+    const email = renderSubmissionEmail({ kind, ...emailInputOf(submission, cipher), apiBaseUrl });
+    if (email) await deps.sender.send(email);
+  };
+  return async (data, job) => {
+    if (data.kind === 'webhook_deactivated') {
+      await sendDeactivationEmail(deps.db.prisma, (email) => deps.sender.send(email), data, apiBaseUrl);
       return;
     }
-    const submission = await readSubmission(job.submissionId);
+    const submission = await readSubmission(data.submissionId);
     if (!submission) return;
-    let formData: unknown = submission.formData;
-    if (submission.formDataCiphertext && submission.formDataKeyId) {
-      formData = cipher.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
+    if (data.kind !== 'submission_emails') {
+      await send(data.kind, submission);
+      return;
     }
-    const email = renderSubmissionEmail({
-      kind: job.kind,
-      submissionId: submission.id,
-      formId: submission.formId,
-      formName: submission.formName,
-      phi: submission.phi,
-      formData: typeof formData === 'object' && formData !== null ? (formData as Record<string, unknown>) : {},
-      fields: submission.fields,
-      ownerEmail: submission.ownerEmail,
-      apiBaseUrl,
+    const kinds = [...new Set(data.kinds)];
+    const results = await Promise.allSettled(kinds.map((kind) => send(kind, submission)));
+    const failed = kinds.flatMap((kind, i) => {
+      const result = results[i];
+      return result?.status === 'rejected' ? [{ kind, error: result.reason as unknown }] : [];
     });
-    if (email) await deps.sender.send(email);
+    if (failed.length === 0) return;
+    if (failed.length === kinds.length) throw failed[0]!.error;
+    for (const { kind, error } of failed) logger.warn({ queue: QUEUE.emailSend, kind, error: errorKind(error) }, 'email failed: retried as a job of its own');
+    const source = job ? `job-${job.id}` : `submission-${data.submissionId}`;
+    const startAfter = new Date(Date.now() + (deps.leftoverDelayMs ?? LEFTOVER_DELAY_MS));
+    await deps.queue.enqueue<EmailJob>(
+      QUEUE.emailSend,
+      failed.map(({ kind }) => ({ data: { kind, submissionId: data.submissionId }, id: derivedJobId(source, kind), startAfter })),
+    );
+  };
+}
+
+/** What an ingest email shows of its submission, form and account. */
+function emailInputOf(submission: SubmissionForEmail, cipher: PhiCipher): Omit<SubmissionEmailInput, 'kind' | 'apiBaseUrl'> {
+  let formData: unknown = submission.formData;
+  if (submission.formDataCiphertext && submission.formDataKeyId) {
+    formData = cipher.decrypt(submission.formDataCiphertext, submission.formDataKeyId);
+  }
+  return {
+    submissionId: submission.id,
+    formId: submission.formId,
+    formName: submission.formName,
+    phi: submission.phi,
+    formData: typeof formData === 'object' && formData !== null ? (formData as Record<string, unknown>) : {},
+    fields: submission.fields,
+    ownerEmail: submission.ownerEmail,
   };
 }

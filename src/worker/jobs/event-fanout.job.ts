@@ -3,7 +3,7 @@ import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { Submission } from '../../generated/prisma/client.js';
 import type { RawBuilder } from 'kysely';
 import { rawStatement, sql, sqlBuilder } from '../../infra/sql.js';
-import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type SubmissionEmailKind, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
@@ -96,27 +96,30 @@ export function targetsSql(events: RawBuilder<unknown>) {
     LEFT JOIN sub ON sub."id" = evt."submissionId" AND sub."formId" = evt."formId"`);
 }
 
-function emailsOf(targets: EventTargets, phi: PhiCipher): EmailJob[] {
+/** The ingest emails of a submission's event, as ONE job (null when it has none). */
+function emailsOf(targets: EventTargets, phi: PhiCipher): { job: EmailJob; count: number } | null {
   const { submissionId } = targets;
-  if (submissionId === null) return [];
-  const emails: EmailJob[] = [];
-  if (confirmationRecipient(targets.fields, readFormData(phi, targets))) emails.push({ kind: 'submission_confirmation', submissionId });
-  if (targets.ownerEmail) emails.push({ kind: 'submission_notification', submissionId });
-  return emails;
+  if (submissionId === null) return null;
+  const kinds: SubmissionEmailKind[] = [];
+  if (confirmationRecipient(targets.fields, readFormData(phi, targets))) kinds.push('submission_confirmation');
+  if (targets.ownerEmail) kinds.push('submission_notification');
+  return kinds.length ? { job: { kind: 'submission_emails', submissionId, kinds }, count: kinds.length } : null;
 }
 
 export interface FanoutResult {
   deliveries: number;
+  /** Emails to send (not jobs: a submission's emails are one job). */
   emails: number;
 }
 
 /**
  * Fans out events read with their targets (targetsSql) inside `tx`, in a fixed number of statements whatever their
- * number: the deliveries, their jobs and the emails' jobs.
+ * number: the deliveries, their jobs and the emails' jobs (one per submission, whatever its number of emails).
  */
 export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, events: readonly EventTargets[]): Promise<FanoutResult> {
   const rows: { event: EventJob; subscriptionId: number | null }[] = [];
   const emails: { data: EmailJob; id: string; traceparent: string | null }[] = [];
+  let emailCount = 0;
   for (const targets of events) {
     // An event whose form is gone (its account was deleted): nobody is left to tell.
     if (!targets.formFound) continue;
@@ -125,7 +128,11 @@ export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, e
     if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
     for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
     if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
-    for (const data of emailsOf(targets, deps.phi)) emails.push({ data, id: derivedJobId(event.payload.id, data.kind), traceparent: event.traceparent ?? null });
+    const email = emailsOf(targets, deps.phi);
+    if (email) {
+      emails.push({ data: email.job, id: derivedJobId(event.payload.id, email.job.kind), traceparent: event.traceparent ?? null });
+      emailCount += email.count;
+    }
   }
   const deliveries = rows.length
     ? await tx.sql(
@@ -151,7 +158,7 @@ export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, e
     deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId), traceparent: traceOf.get(row.messageId) ?? null })),
   );
   await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
-  return { deliveries: deliveries.length, emails: emails.length };
+  return { deliveries: deliveries.length, emails: emailCount };
 }
 
 /** Fans out a batch of queued events inside `tx`: their targets, then fanOutTargets. */
