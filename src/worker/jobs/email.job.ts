@@ -119,8 +119,6 @@ export interface EmailJobDeps {
   config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'host' | 'port'>;
   /** Where a kind left over from a `submission_emails` job goes on as its own job. */
   queue: Pick<JobQueue, 'enqueue'>;
-  /** How long a left-over kind waits before it is tried again (the queue's first retry delay). Default 30 s. */
-  leftoverDelayMs?: number;
 }
 
 /** `email.send`'s first pg-boss retry delay (jobs.ts), for the kinds a job leaves over. */
@@ -181,7 +179,7 @@ export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?
     if (failed.length === kinds.length) throw failed[0]!.error;
     for (const { kind, error } of failed) logger.warn({ queue: QUEUE.emailSend, kind, error: errorKind(error) }, 'email failed: retried as a job of its own');
     const source = job ? `job-${job.id}` : `submission-${data.submissionId}`;
-    const startAfter = new Date(Date.now() + (deps.leftoverDelayMs ?? LEFTOVER_DELAY_MS));
+    const startAfter = new Date(Date.now() + LEFTOVER_DELAY_MS);
     await deps.queue.enqueue<EmailJob>(
       QUEUE.emailSend,
       failed.map(({ kind }) => ({ data: { kind, submissionId: data.submissionId }, id: derivedJobId(source, kind), startAfter })),
