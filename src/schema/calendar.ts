@@ -10,6 +10,7 @@ import {
 } from '../domain/widgets/calendars.service.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
+import { siteDomain } from '../domain/verification/site-domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
 import { pageRef, walkField, walkPageRef } from './pagination.js';
 import { widgetField, widgetListField } from './widget-list.js';
@@ -25,7 +26,7 @@ export const CalendarWidgetRef = builder.prismaObject('CalendarWidget', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
-    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => widget.site }),
+    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => siteDomain(widget.site) }),
     bookingCount: t.exposeInt('bookingCount', { description: 'every booking of any status; a counter column, never a count of rows' }),
     settings: t.field({ type: 'JSON', select: { settings: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.settings) }),
     appearance: t.field({ type: 'JSON', select: { appearance: true }, description: 'webhook keys removed at any depth', resolve: (w) => calendarObjectV1(w.appearance) }),

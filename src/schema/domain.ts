@@ -1,11 +1,11 @@
-import type { Site } from '../generated/prisma/client.js';
+import type { SiteDomain } from '../domain/verification/site-domain.js';
 import { builder } from './builder.js';
 
-/** The v1 domain reference `{ id, domain }`: a registered site seen from the widgets bound to it. */
-export const DomainRef = builder.objectRef<Pick<Site, 'id' | 'hostname'>>('Domain').implement({
+/** The v1 domain reference `{ id, domain }`: a registered site seen from the widgets bound to it (siteDomain). */
+export const DomainRef = builder.objectRef<SiteDomain>('Domain').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
-    domain: t.exposeString('hostname'),
+    domain: t.exposeString('domain'),
   }),
 });
 

@@ -45,7 +45,8 @@ export const FormRef = builder.objectRef<FormWithSite>('Form').implement({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
     type: t.string({ description: FORM_TYPES.join(' | '), resolve: (form) => formTypeName(form.type) }),
-    domain: t.field({ type: DomainRef, nullable: true, resolve: (form) => form.site }),
+    // Read as it is (site-domain.ts): no resolver per row.
+    domain: t.expose('domain', { type: DomainRef, nullable: true }),
     submissionCount: t.exposeInt('submissionCount', { description: 'every submission of any status; kept exact at ingest' }),
     fields: t.field({ type: [FormFieldRef], resolve: (form) => form.fields as FieldElement[] }),
     archived: t.boolean({ resolve: (form) => form.archivedAt !== null }),

@@ -13,6 +13,7 @@ import {
 } from '../domain/widgets/shop.service.js';
 import { builder } from './builder.js';
 import { DomainRef, SITE_REFERENCE } from './domain.js';
+import { siteDomain } from '../domain/verification/site-domain.js';
 import { statusFilter, statusFilterArgs } from './list-filters.js';
 import { pageRef, walkField, walkPageRef, type QueryFieldBuilder } from './pagination.js';
 import { widgetField, widgetListField } from './widget-list.js';
@@ -36,7 +37,7 @@ export const EcommerceWidgetRef = builder.prismaObject('EcommerceWidget', {
     currency: t.exposeString('currency', { description: 'lowercase currency code' }),
     fulfilmentType: t.field({ type: FulfilmentTypeEnum, select: { fulfilmentType: true }, resolve: (w) => w.fulfilmentType }),
     imageUrl: t.exposeString('imageUrl', { nullable: true }),
-    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => widget.site }),
+    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => siteDomain(widget.site) }),
     orderCount: t.exposeInt('orderCount', { description: 'widget-mode orders of any status; a counter column, never a count of rows' }),
     imageUrls: t.exposeStringList('imageUrls'),
     interval: t.field({ type: BillingIntervalEnum, nullable: true, select: { interval: true }, resolve: (w) => w.interval }),
@@ -53,7 +54,7 @@ export const CollectionRef = builder.prismaObject('Collection', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
-    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => widget.site }),
+    domain: t.field({ type: DomainRef, select: SITE_REFERENCE, resolve: (widget) => siteDomain(widget.site) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

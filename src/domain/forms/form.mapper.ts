@@ -1,6 +1,8 @@
-import type { Form, Site } from '../../generated/prisma/client.js';
+import type { Form } from '../../generated/prisma/client.js';
+import type { SiteDomain } from '../verification/site-domain.js';
 
-export type FormWithSite = Form & { site: Pick<Site, 'id' | 'hostname'> | null };
+/** A form row with its site as v1 shows it (`domain`: null for a form bound to none). */
+export type FormWithSite = Form & { domain: SiteDomain | null };
 
 export const formTypeName = (type: Form['type']): string => (type === 'multi_step' ? 'multi-step' : 'standard');
 export const formTypeValue = (name: string | undefined): Form['type'] | undefined =>

@@ -110,7 +110,7 @@ function formFromRow(row: Omit<FormRow, 'webhookUrl'> & { webhookUrl?: string | 
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    site: row.hostname === undefined ? (undefined as never) : row.siteId !== null && row.hostname !== null ? { id: row.siteId, hostname: row.hostname } : null,
+    domain: row.hostname === undefined ? (undefined as never) : row.siteId !== null && row.hostname !== null ? { id: row.siteId, domain: row.hostname } : null,
   };
 }
 
