@@ -4,7 +4,7 @@ import type { RequestContext } from '../context.js';
 import type { EventPayload } from '../domain/webhooks/events.service.js';
 import type { FormWithSite } from '../domain/forms/form.mapper.js';
 import type { Submission } from '../generated/prisma/client.js';
-import { fragmentDocument } from './operations.js';
+import { COMPILER_OPTIONS, fragmentDocument } from './operations.js';
 import { selectionShape } from './response-shape.js';
 
 /**
@@ -28,7 +28,7 @@ function projector(schema: GraphQLSchema, fragmentName: string): Project {
   const type = schema.getType(fragment.typeCondition.name.value);
   if (!isObjectType(type)) throw new Error(`Fragment ${fragmentName} is not on an object type`);
   const query: DocumentNode = { kind: Kind.DOCUMENT, definitions: [...parse(`{ ...${fragmentName} }`).definitions, ...document.definitions] };
-  const compiled = compileQuery(new GraphQLSchema({ query: type }), query);
+  const compiled = compileQuery(new GraphQLSchema({ query: type }), query, undefined, COMPILER_OPTIONS);
   if (!isCompiledQuery(compiled)) throw new Error(`Fragment ${fragmentName} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
   const shape = selectionShape(schema, type, document, fragment.selectionSet);
   return async (row, context) => {

@@ -1,8 +1,10 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { Kind, type DocumentNode } from 'graphql';
+import { COMPILER_OPTIONS } from '../execution/operations.js';
 
 /**
- * Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are.
+ * Queries are compiled once per document (graphql-jit), as the REST facade's pinned operations are, with the same
+ * options (COMPILER_OPTIONS).
  *
  * graphql-jit's compiled variable coercion reads `input[name]` and writes `coerced[name]` on plain objects: a
  * variable named like an Object.prototype member (`$toString`, `$constructor`) reads the prototype's function when
@@ -11,7 +13,7 @@ import { Kind, type DocumentNode } from 'graphql';
  * properties. The REST facade's operations declare fixed, ordinary names.
  */
 export function useJit() {
-  return useGraphQlJit({}, { enableIf: ({ document }) => isJitSafe(document) });
+  return useGraphQlJit(COMPILER_OPTIONS, { enableIf: ({ document }) => isJitSafe(document) });
 }
 
 const jitSafe = new WeakMap<DocumentNode, boolean>();
