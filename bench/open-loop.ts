@@ -23,6 +23,8 @@ export interface OpenLoopResult {
   sendLags: Float64Array;
   /** Connections opened, the warm ones included. */
   connections: number;
+  /** Requests sent again because the server had closed their keep-alive connection as idle before answering. */
+  resent: number;
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -79,6 +81,7 @@ export async function openLoop(options: { url: string; path: string; headers: Re
   const sockets = new Set<net.Socket>();
   const sendLags: number[] = [];
   let connections = 0;
+  let resent = 0;
   let answered = 0;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
@@ -104,6 +107,8 @@ export async function openLoop(options: { url: string; path: string; headers: Re
     let chunks: Buffer[] = [];
     let received = 0;
     let answer: Answer | null = null;
+    /** It has carried a whole answer: the server may close it as idle at any moment from now on. */
+    let reused = false;
     const done = (status: number | 'error'): void => {
       const due = dueAt;
       dueAt = null;
@@ -125,6 +130,7 @@ export async function openLoop(options: { url: string; path: string; headers: Re
       const complete = answer.length === -1 ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).subarray(-CHUNKED_END.length).equals(CHUNKED_END) : received >= answer.length;
       if (!complete) return;
       const close = answer.close;
+      reused = true;
       done(answer.status);
       if (close) socket.destroy();
       else idle.push(socket);
@@ -134,7 +140,16 @@ export async function openLoop(options: { url: string; path: string; headers: Re
       sockets.delete(socket);
       const at = idle.indexOf(socket);
       if (at !== -1) idle.splice(at, 1);
-      if (dueAt !== null) done('error');
+      if (dueAt === null) return;
+      // A keep-alive connection the server closed as idle (keepAliveTimeout) while the request was on its way: no
+      // byte of an answer came back, so the GET is sent again on another connection, as HTTP clients do (RFC 9112
+      // §9.3.1), with its latency still counted from when it was due. Anything else is an error.
+      if (reused && received === 0) {
+        const due = dueAt;
+        dueAt = null;
+        resent += 1;
+        send(due);
+      } else done('error');
     });
     (socket as net.Socket & { send: (due: number) => void }).send = (due: number) => {
       dueAt = due;
@@ -143,10 +158,13 @@ export async function openLoop(options: { url: string; path: string; headers: Re
     return socket;
   }
 
-  const fire = (dueAt: number): void => {
-    sendLags.push(performance.now() - dueAt);
+  const send = (dueAt: number): void => {
     const socket = (idle.pop() ?? open()) as net.Socket & { send: (due: number) => void };
     socket.send(dueAt);
+  };
+  const fire = (dueAt: number): void => {
+    sendLags.push(performance.now() - dueAt);
+    send(dueAt);
   };
 
   const warm = Array.from({ length: options.warmConnections ?? 0 }, open);
@@ -167,5 +185,5 @@ export async function openLoop(options: { url: string; path: string; headers: Re
   if (total > 0) await finished;
   for (const socket of sockets) socket.destroy();
   const latencies = new Map([...byStatus].map(([status, list]) => [status, Float64Array.from(list).sort()]));
-  return { sent, durationS: options.durationS, statuses, latencies, retryAfter, sendLags: Float64Array.from(sendLags).sort(), connections };
+  return { sent, durationS: options.durationS, statuses, latencies, retryAfter, sendLags: Float64Array.from(sendLags).sort(), connections, resent };
 }

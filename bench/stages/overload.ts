@@ -71,7 +71,7 @@ async function run(context: StageContext) {
     const admittedP99 = percentile(over.okLatencies, 99);
     const shedP99 = over.shed ? percentile(over.shedLatencies, 99) : null;
     context.log(
-      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}; generator lag p99 ${percentile(loop.sendLags, 99).toFixed(1)} ms, ${loop.connections} connections; gateway CPU per 200 ${cpuPerOkSaturation?.toFixed(3)} ms at saturation, ${cpuPerOkOverload?.toFixed(3)} ms overloaded (refusals included)`,
+      `overload: offered ${rate.toFixed(0)} req/s → ${goodput.toFixed(0)} × 200/s (p99 ${admittedP99.toFixed(1)} ms), ${(over.shed / over.durationS).toFixed(0)} × 503/s (p99 ${shedP99?.toFixed(1) ?? '-'} ms), other ${JSON.stringify(over.other)}; generator lag p99 ${percentile(loop.sendLags, 99).toFixed(1)} ms, ${loop.connections} connections, ${loop.resent} resent after an idle close; gateway CPU per 200 ${cpuPerOkSaturation?.toFixed(3)} ms at saturation, ${cpuPerOkOverload?.toFixed(3)} ms overloaded (refusals included)`,
     );
     const goodputRatio = ratio(goodput, saturation.reqPerSec);
     const latencyRatio = ratio(admittedP99, saturation.p99Ms);
@@ -94,6 +94,7 @@ async function run(context: StageContext) {
         gatewayCpuMsPer200Overloaded: round(cpuPerOkOverload, 4),
         generatorLagP99Ms: round(percentile(loop.sendLags, 99), 2),
         generatorConnections: loop.connections,
+        generatorResentAfterIdleClose: loop.resent,
         refusalsProbed: refusals.seen,
         refusalsWithRetryAfter: refusals.withRetryAfter,
         refusalCodes: [...refusals.bodies].join(', '),
