@@ -79,6 +79,8 @@ interface RunFigures {
   rate: number | string;
   acknowledged: number;
   ingestFailed: number;
+  /** Failed ingests by answer status (or `error`). */
+  ingestFailedBy: Record<string, number>;
   received: number;
   missing: number;
   invalidSignatures: number;
@@ -133,6 +135,7 @@ function figuresOf(mode: WorkerMode, rate: number | string, ingested: Ingested, 
     rate,
     acknowledged: ingested.acknowledged.size,
     ingestFailed: ingested.failed,
+    ingestFailedBy: ingested.failedBy,
     received: latencies.length,
     missing: ingested.acknowledged.size - latencies.length,
     invalidSignatures: receiver.invalid,
@@ -157,7 +160,7 @@ async function rateRun(context: StageContext, mode: WorkerMode, rate: number): P
     const ingested = await ingestAtRate(baseUrl, db.dataset, rate, RATE_SECONDS);
     await settle(receiver, ingested, SETTLE_S);
     const figures = { ...figuresOf(mode, rate, ingested, receiver, 0), coldP50Ms: cold.p50Ms, coldP99Ms: cold.p99Ms, coldMissing: cold.missing };
-    context.log(`webhooks ${mode} @ ${rate}/s: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.received}/${figures.acknowledged} received, ${figures.invalidSignatures} invalid; first ${context.settings.warmupS} s of a fresh process: p50 ${cold.p50Ms} ms, p99 ${cold.p99Ms} ms, ${cold.missing} missing`);
+    context.log(`webhooks ${mode} @ ${rate}/s: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.received}/${figures.acknowledged} received, ${figures.invalidSignatures} invalid${figures.ingestFailed ? `, ${figures.ingestFailed} ingests not acknowledged ${JSON.stringify(figures.ingestFailedBy)}` : ''}; first ${context.settings.warmupS} s of a fresh process: p50 ${cold.p50Ms} ms, p99 ${cold.p99Ms} ms, ${cold.missing} missing`);
     if (HOPS) {
       const epoch = (times: Map<number, number>): Map<number, number> => new Map([...times].map(([id, at]) => [id, performance.timeOrigin + at]));
       figures.hops = await hopFigures(db.url, epoch(ingested.acknowledged), epoch(receiver.firstValid));
