@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   await startTracing(config, 'widgets-gateway');
   if (config.databaseUrl) applyPostgresRuntimeTuning();
   else applyEmbeddedRuntimeTuning();
-  const db = await openDatabase(config);
+  // The pool connected before listening, and kept: a burst at start or after a quiet spell waits for no connection.
+  const db = await openDatabase({ ...config, holdPoolOpen: true });
   const applied = config.migrateOnStart ? await migrate(db) : [];
   const hasher = createKeyHasher(config);
   const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;

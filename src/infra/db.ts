@@ -45,6 +45,13 @@ export interface DatabaseOptions {
   databasePooler?: 'none' | 'transaction';
   /** The main pool's connections (default 10); Prisma's adapter draws on the same pool. */
   databasePoolSize?: number;
+  /**
+   * The main pool connects all its connections before openDatabase returns and never closes one for being idle (a
+   * gateway's): otherwise the first burst after start, or after 10 s without requests, pays a connection's TCP and
+   * startup for each of them while requests wait, and a fresh replica offered 300 ingests/s refused 3-7 % of its
+   * first second's as overloaded (none with them open).
+   */
+  holdPoolOpen?: boolean;
   /** The relay's and the fan-out jobs' pool (default 2), opened on first use. */
   pipelinePoolSize?: number;
   dataDir: string;
@@ -138,13 +145,27 @@ function pgliteSession(db: PGlite): SqlSession {
   };
 }
 
+/** Opens `count` connections of `pool` at once and returns them to it; if any fails, the pool is ended and that error thrown. */
+async function connectAll(pool: pg.Pool, count: number): Promise<void> {
+  const opened = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));
+  for (const result of opened) if (result.status === 'fulfilled') result.value.release();
+  const failed = opened.find((result) => result.status === 'rejected');
+  if (failed) {
+    await pool.end();
+    throw failed.reason;
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const driverOptions = { onQuery: options.onQuery, namedStatements: options.databasePooler !== 'transaction' };
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.databasePoolSize ?? 10 });
+    const poolSize = options.databasePoolSize ?? 10;
+    // `min`: pg-pool closes an idle connection only while it holds more than that many.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: poolSize, min: options.holdPoolOpen ? poolSize : 0 });
     // An idle connection the server closed (restart, failover, admin termination) is dropped by the pool and
     // replaced on the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', () => {});
+    if (options.holdPoolOpen) await connectAll(pool, poolSize);
     const prisma = createClient(new PrismaPg(pool), options.onQuery);
     // Opened on first use (a worker's relay), so a process without a worker holds none of them.
     const pipelinePool = new pg.Pool({ connectionString: options.databaseUrl, max: options.pipelinePoolSize ?? 2 });

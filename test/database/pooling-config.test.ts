@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createTestDatabase, hasPostgres } from '../support/database.js';
-import { openDatabase } from '../../src/infra/db.js';
+import { openDatabase, type Database } from '../../src/infra/db.js';
+import { killHard, startProcess } from '../chaos/processes.js';
 import { rawStatement, sql, sqlBuilder } from '../../src/infra/sql.js';
 
 const base = { SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgresql://127.0.0.1/x' };
@@ -50,6 +51,66 @@ describe.runIf(hasPostgres)('DATABASE_POOLER=transaction on PostgreSQL', () => {
     };
     expect(await named('transaction')).toBe(0);
     expect(await named('none')).toBeGreaterThan(0);
+    await template.close();
+  });
+});
+
+describe.runIf(hasPostgres)('a gateway\'s main pool (holdPoolOpen, src/main.ts)', () => {
+  /** Client backends whose application_name is `name` (the test's pools set it in their URL). */
+  const backends = async (db: Pick<Database, 'sql'>, name: string): Promise<number> =>
+    (await db.sql(rawStatement(sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${name}`)))[0]?.n ?? -1;
+
+  it('is connected before openDatabase returns and keeps every connection past the 10 s idle close; the default pool connects on demand and closes idle ones', async () => {
+    const template = await createTestDatabase();
+    const named = (name: string): string => {
+      const url = new URL(template.url!);
+      url.searchParams.set('application_name', name);
+      return url.toString();
+    };
+    const held = await openDatabase({ databaseUrl: named('pool-held'), dataDir: '', databasePoolSize: 3, holdPoolOpen: true });
+    const onDemand = await openDatabase({ databaseUrl: named('pool-on-demand'), dataDir: '', databasePoolSize: 3 });
+    try {
+      expect(await backends(template, 'pool-held')).toBe(3);
+      expect(await backends(template, 'pool-on-demand')).toBe(0);
+      await onDemand.sql(rawStatement(sql`SELECT 1`));
+      expect(await backends(template, 'pool-on-demand')).toBe(1);
+      // pg-pool closes a connection idle for 10 s (idleTimeoutMillis) unless the pool holds `min` or fewer.
+      await new Promise((resolve) => setTimeout(resolve, 10_500));
+      expect(await backends(template, 'pool-held')).toBe(3);
+      expect(await backends(template, 'pool-on-demand')).toBe(0);
+    } finally {
+      await Promise.all([held.close(), onDemand.close(), template.close()]);
+    }
+  }, 30_000);
+
+  it('is what the gateway process opens before it listens: DATABASE_POOL_SIZE idle connections before any request', async () => {
+    const template = await createTestDatabase();
+    const gateway = await startProcess('gateway', 'pool-held-gateway', {
+      DATABASE_URL: template.url!,
+      DATABASE_POOL_SIZE: '3',
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      DATA_DIR: '',
+      MIGRATE_ON_START: 'false',
+      WORKERS_IN_PROCESS: 'false',
+      METRICS_TOKEN: 'pool-held-token',
+    });
+    try {
+      const text = await (await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer pool-held-token' } })).text();
+      expect(text).toContain('db_pool_connections{state="idle"} 3\n');
+      expect(text).toContain('db_pool_connections{state="active"} 0\n');
+    } finally {
+      await killHard(gateway);
+      await template.close();
+    }
+  }, 60_000);
+
+  it('fails to open, holding nothing, when the database refuses a connection', async () => {
+    const template = await createTestDatabase();
+    const url = new URL(template.url!);
+    url.pathname = '/wg_no_such_database';
+    url.searchParams.set('application_name', 'pool-refused');
+    await expect(openDatabase({ databaseUrl: url.toString(), dataDir: '', databasePoolSize: 3, holdPoolOpen: true })).rejects.toThrow(/does not exist/);
+    expect(await backends(template, 'pool-refused')).toBe(0);
     await template.close();
   });
 });
