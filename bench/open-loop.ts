@@ -29,6 +29,13 @@ export interface OpenLoopResult {
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const CHUNKED_END = Buffer.from('\r\n0\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
+/**
+ * Every connection reads into this one buffer (net's `onread`), each chunk handled before the next read: at 3 ×
+ * saturation the answers are ~70 MB/s, and a Buffer allocated per read made this process collect garbage in pauses of
+ * up to 33 ms, counted as the server's latency of the answers it had not yet read.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 /** One answer as far as it was read: null until its head is whole. */
 interface Answer {
@@ -100,11 +107,19 @@ export async function openLoop(options: { url: string; path: string; headers: Re
 
   /** A connection carrying one request at a time; back on the idle list after each whole answer. */
   function open(): net.Socket {
-    const socket = net.connect({ host: target.hostname, port, noDelay: true });
+    const socket = net.connect({ host: target.hostname, port, noDelay: true, onread: {
+        buffer: READ_BUFFER,
+        callback: (size) => {
+          onData(READ_BUFFER.subarray(0, size));
+          return true;
+        },
+      },
+    });
     sockets.add(socket);
     connections += 1;
     let dueAt: number | null = null;
-    let chunks: Buffer[] = [];
+    /** The answer's bytes so far while its head is incomplete; then only its last bytes (a chunked answer's end). */
+    let kept = EMPTY;
     let received = 0;
     let answer: Answer | null = null;
     /** It has carried a whole answer: the server may close it as idle at any moment from now on. */
@@ -112,29 +127,30 @@ export async function openLoop(options: { url: string; path: string; headers: Re
     const done = (status: number | 'error'): void => {
       const due = dueAt;
       dueAt = null;
-      chunks = [];
+      kept = EMPTY;
       received = 0;
       const whole = answer;
       answer = null;
       if (due !== null) record(status, due, whole);
     };
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
+    // `chunk` is a view of READ_BUFFER, valid only during this call: what must outlive it is copied (a few bytes).
+    const onData = (chunk: Buffer): void => {
       received += chunk.length;
+      const seen = kept.length === 0 ? chunk : Buffer.concat([kept, chunk]);
+      if (!answer) answer = parseHead(seen);
       if (!answer) {
-        const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        chunks = [buffer];
-        answer = parseHead(buffer);
-        if (!answer) return;
+        kept = Buffer.from(seen);
+        return;
       }
-      const complete = answer.length === -1 ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).subarray(-CHUNKED_END.length).equals(CHUNKED_END) : received >= answer.length;
+      kept = answer.length === -1 ? Buffer.from(seen.subarray(-CHUNKED_END.length)) : EMPTY;
+      const complete = answer.length === -1 ? kept.equals(CHUNKED_END) : received >= answer.length;
       if (!complete) return;
       const close = answer.close;
       reused = true;
       done(answer.status);
       if (close) socket.destroy();
       else idle.push(socket);
-    });
+    };
     socket.on('error', () => undefined);
     socket.on('close', () => {
       sockets.delete(socket);
