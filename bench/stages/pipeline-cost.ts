@@ -8,7 +8,7 @@ import { generateWebhookSecret } from '../../src/infra/secrets.js';
 import { cpuMs, measureBackendCpu } from './backend-cpu.js';
 import type { StageContext } from './stage.js';
 import { kindOf } from './statement-kinds.js';
-import { HOST, ingestAtRate, startReceiver, startWorkerProcess, waitUntil } from './webhook-load.js';
+import { HOST, ingestAtRate, notAcknowledged, startReceiver, startWorkerProcess, waitUntil } from './webhook-load.js';
 
 /**
  * The worker's database cost per ingest (issue 38 item 6), on the set-up a product account has: each form's
@@ -130,7 +130,7 @@ export async function pipelineCostRun(context: StageContext): Promise<PipelineCo
     const figures: PipelineCostFigures = {
       rate: RATE,
       acknowledged,
-      ingestFailed: ingested.failed,
+      ingestFailed: notAcknowledged(ingested),
       deliveries: receiver.validMessages.size,
       expectedDeliveries: SUBSCRIPTIONS * acknowledged,
       emails: filesIn(outbox),

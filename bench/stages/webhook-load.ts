@@ -78,8 +78,7 @@ export function startWorkerProcess(url: string, secretKey: string, dataDir: stri
 export interface Ingested {
   /** Submission id → when its 201 arrived (performance.now()). */
   acknowledged: Map<number, number>;
-  failed: number;
-  /** The failed ones by answer status, or `error` (no answer): a 503 `overloaded` is the gateway shedding. */
+  /** Ingests not acknowledged, by answer status, or `error` (no answer): a 503 `overloaded` is the gateway shedding. */
   failedBy: Record<string, number>;
   firstAt: number;
   lastAt: number;
@@ -100,14 +99,12 @@ async function ingestOne(agent: Agent, baseUrl: string, dataset: BenchDataset, n
     const text = await response.body.text();
     const at = performance.now();
     if (response.statusCode !== 201) {
-      into.failed++;
       into.failedBy[response.statusCode] = (into.failedBy[response.statusCode] ?? 0) + 1;
       return;
     }
     into.acknowledged.set(Number((JSON.parse(text) as { id: unknown }).id), at);
     into.lastAt = Math.max(into.lastAt, at);
   } catch {
-    into.failed++;
     into.failedBy.error = (into.failedBy.error ?? 0) + 1;
   }
 }
@@ -115,7 +112,7 @@ async function ingestOne(agent: Agent, baseUrl: string, dataset: BenchDataset, n
 /** Open loop: request n leaves at start + n/rate whatever happened to the others. */
 export async function ingestAtRate(baseUrl: string, dataset: BenchDataset, rate: number, seconds: number): Promise<Ingested> {
   const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
-  const into: Ingested = { acknowledged: new Map(), failed: 0, failedBy: {}, firstAt: performance.now(), lastAt: 0 };
+  const into: Ingested = { acknowledged: new Map(), failedBy: {}, firstAt: performance.now(), lastAt: 0 };
   const total = rate * seconds;
   const pending: Promise<void>[] = [];
   for (let n = 0; n < total; n++) {
@@ -132,7 +129,7 @@ export async function ingestAtRate(baseUrl: string, dataset: BenchDataset, rate:
 /** Closed loop as fast as `connections` allow: the backlog for the drain measurement. */
 export async function ingestBacklog(baseUrl: string, dataset: BenchDataset, count: number, connections = 32): Promise<Ingested> {
   const agent = new Agent({ connections, keepAliveTimeout: 30_000 });
-  const into: Ingested = { acknowledged: new Map(), failed: 0, failedBy: {}, firstAt: performance.now(), lastAt: 0 };
+  const into: Ingested = { acknowledged: new Map(), failedBy: {}, firstAt: performance.now(), lastAt: 0 };
   let next = 0;
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -152,6 +149,9 @@ export async function waitUntil(done: () => boolean, timeoutS: number): Promise<
   }
   return done();
 }
+
+/** How many ingests were not acknowledged, whatever the reason. */
+export const notAcknowledged = (ingested: Ingested): number => Object.values(ingested.failedBy).reduce((sum, n) => sum + n, 0);
 
 /** Resolves once every acknowledged submission has a valid delivery, or `timeoutS` after it was called. */
 export async function settle(receiver: Receiver, ingested: Ingested, timeoutS: number): Promise<void> {

@@ -6,7 +6,7 @@ import { holds, type Stage, type StageContext } from './stage.js';
 import { hopFigures, type HopFigures } from './webhook-hops.js';
 import { cpuMs, measureBackendCpu } from './backend-cpu.js';
 import { pipelineCostRun, pipelineCostTables, type PipelineCostFigures } from './pipeline-cost.js';
-import { HOST, ingestAtRate, ingestBacklog, settle, startReceiver, startWorkerProcess, type Ingested, type Receiver } from './webhook-load.js';
+import { HOST, ingestAtRate, ingestBacklog, notAcknowledged, settle, startReceiver, startWorkerProcess, type Ingested, type Receiver } from './webhook-load.js';
 
 /**
  * Webhook deliveries as an integrator sees them: submissions ingested at a fixed rate (open loop: a request every
@@ -134,7 +134,7 @@ function figuresOf(mode: WorkerMode, rate: number | string, ingested: Ingested, 
     mode,
     rate,
     acknowledged: ingested.acknowledged.size,
-    ingestFailed: ingested.failed,
+    ingestFailed: notAcknowledged(ingested),
     ingestFailedBy: ingested.failedBy,
     received: latencies.length,
     missing: ingested.acknowledged.size - latencies.length,
