@@ -107,14 +107,14 @@ export async function openLoop(options: { url: string; path: string; headers: Re
 
   /** A connection carrying one request at a time; back on the idle list after each whole answer. */
   function open(): net.Socket {
-    const socket = net.connect({ host: target.hostname, port, noDelay: true, onread: {
-        buffer: READ_BUFFER,
-        callback: (size) => {
-          onData(READ_BUFFER.subarray(0, size));
-          return true;
-        },
+    const onread = {
+      buffer: READ_BUFFER,
+      callback: (size: number): boolean => {
+        onData(READ_BUFFER.subarray(0, size));
+        return true;
       },
-    });
+    };
+    const socket = net.connect({ host: target.hostname, port, noDelay: true, onread });
     sockets.add(socket);
     connections += 1;
     let dueAt: number | null = null;
