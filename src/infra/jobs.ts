@@ -107,6 +107,8 @@ export class JobQueue {
   private readonly concurrentWorkers: Pick<ConcurrentWorker<object>, 'stop' | 'abandon'>[] = [];
   /** Each queue's job table (pg-boss's `table_name`), read at start-up. */
   private readonly tables = new Map<string, string>();
+  /** Each queue's retry settings as stored (tests' overrides included), read at start-up. */
+  private readonly retries = new Map<string, RetrySettings>();
   /** The completions of the concurrent workers' jobs, every queue's in one statement (job-completions.ts). */
   readonly completions: JobCompletions;
 
@@ -176,7 +178,10 @@ export class JobQueue {
       if (existing.has(name)) await this.boss.updateQueue(name, options);
       else await this.boss.createQueue(name, options);
     }
-    for (const { name, table } of await this.boss.getQueues()) this.tables.set(name, table);
+    for (const { name, table, retryLimit = 0, retryDelay = 0, retryBackoff = false, retryDelayMax } of await this.boss.getQueues()) {
+      this.tables.set(name, table);
+      this.retries.set(name, { retryLimit, retryDelay, retryBackoff, ...(retryDelayMax ? { retryDelayMax } : {}) });
+    }
     for (const name of Object.values(QUEUE)) {
       // Warms pg-boss's queue cache (a lookup that matches nothing).
       await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
@@ -197,10 +202,22 @@ export class JobQueue {
     await this.boss.insert(name, jobs.map(jobInsert), { db });
   }
 
-  /** Inserts jobs of one queue in ONE statement of their own (a job that splits off part of its work). */
-  async enqueue<T extends object>(name: QueueName, jobs: EnqueueJob<T>[]): Promise<void> {
-    if (jobs.length === 0) return;
-    await this.boss.insert(name, jobs.map(jobInsert));
+  /**
+   * Inserts, in ONE statement of their own, jobs that carry on part of a job that has run `retryCount + 1` times (a
+   * submission's email kind that failed while the others were sent): they get what is left of that job's retries and
+   * back off from where its tries left off, so that splitting work off never gives it a fresh budget and schedule.
+   * With no try left they go to the queue's dead letter, as the job itself would have. Resolves with where they went.
+   */
+  async enqueueContinuation<T extends object>(name: QueueName, retryCount: number, jobs: Omit<EnqueueJob<T>, 'startAfter'>[]): Promise<'retry' | 'dead letter'> {
+    const settings = this.retries.get(name);
+    if (!settings) throw new Error(`Queue ${name} was not read at start-up`);
+    const continued = continuation(settings, retryCount);
+    if (!continued) {
+      if (jobs.length) await this.boss.insert(deadLetterOf(name), jobs.map(jobInsert));
+      return 'dead letter';
+    }
+    if (jobs.length) await this.boss.insert(name, jobs.map((job) => ({ ...jobInsert(job), ...continued })));
+    return 'retry';
   }
 
   /** Outside a transaction (or inside one with `tx`). */
@@ -269,6 +286,26 @@ export class JobQueue {
     await Promise.all(this.concurrentWorkers.map((worker) => (graceful ? worker.stop(timeoutMs) : worker.abandon())));
     await this.boss.stop({ graceful, timeout: timeoutMs, close: true });
   }
+}
+
+/** A queue's retries: how many, and pg-boss's delay before each (`retryDelay * 2^n` with jitter when backing off, capped). */
+type RetrySettings = Required<Pick<Queue, 'retryLimit' | 'retryDelay' | 'retryBackoff'>> & Pick<Queue, 'retryDelayMax'>;
+
+/**
+ * What is left of a queue's retries after a job's try number `retryCount` (0 the first) failed, as a job's own settings:
+ * the tries left, the delay before the next (pg-boss's formula, plans.js failJobs: `retryDelay * 2^retryCount * [1, 2)`,
+ * capped) and a base delay that continues the backoff from there. Null when that try was the last.
+ */
+function continuation(settings: RetrySettings, retryCount: number): Pick<JobInsert, 'retryLimit' | 'retryDelay' | 'startAfter'> | null {
+  const retryLimit = settings.retryLimit - retryCount - 1;
+  if (retryLimit < 0) return null;
+  const { retryDelay, retryBackoff, retryDelayMax } = settings;
+  const delaySeconds = retryBackoff ? Math.min(retryDelayMax ?? Infinity, Math.max(retryDelay, 1) * 2 ** Math.min(16, retryCount) * (1 + Math.random())) : retryDelay;
+  return {
+    retryLimit,
+    retryDelay: retryBackoff ? Math.max(retryDelay, 1) * 2 ** Math.min(16, retryCount + 1) : retryDelay,
+    startAfter: new Date(Date.now() + delaySeconds * 1000),
+  };
 }
 
 const jobInsert = <T extends object>(job: EnqueueJob<T>): JobInsert<T> => ({

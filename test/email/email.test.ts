@@ -6,7 +6,7 @@ import type { Config } from '../../src/config.js';
 import { randomUUID } from 'node:crypto';
 import { createEmailJobHandler, createEmailSender, renderSubmissionEmail, type EmailSender } from '../../src/worker/jobs/email.job.js';
 import { derivedJobId, type EmailJob } from '../../src/domain/webhooks/events.service.js';
-import { QUEUE } from '../../src/infra/jobs.js';
+import { deadLetterOf, QUEUE } from '../../src/infra/jobs.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -142,7 +142,7 @@ describe('ingest emails over SMTP', () => {
     };
     // Left-over jobs wait the queue's retry delay (30 s): the running worker leaves them to this test.
     const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
-    const job = { id: randomUUID() };
+    const job = { id: randomUUID(), retryCount: 0 };
     const both: EmailJob = { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] };
     const leftoverId = derivedJobId(`job-${job.id}`, 'submission_notification');
     const leftovers = async () => (await worker.queue.boss.findJobs<EmailJob>(QUEUE.emailSend, { id: leftoverId })).map((row) => row.data);
@@ -162,6 +162,46 @@ describe('ingest emails over SMTP', () => {
     expect(sent).toStrictEqual([messageId('submission_notification')]);
   });
 
+  it("gives a left-over kind what is left of its job's retries, backing off from where they are; after the last try, the dead letter", async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
+    const submission = await ingest(db.prisma, form, { Email: 'ada@example.com' });
+    await waitFor(async () => (smtp.received.length >= 2 ? true : null));
+    // The mail server refuses every notification and takes every confirmation.
+    const sender: EmailSender = {
+      async send(email) {
+        if (email.messageId.endsWith('-submission_notification@widgets-gateway>')) throw new Error('451 4.3.0 try again later');
+      },
+      close() {},
+    };
+    const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
+    const both: EmailJob = { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] };
+    const leftoverIn = async (queue: string, job: { id: string }) =>
+      worker.queue.boss.findJobs<EmailJob>(queue, { id: derivedJobId(`job-${job.id}`, 'submission_notification') });
+
+    // The job's third try (retryCount 2) of `email.send`'s 1 + 8: the kind has 5 retries left, the next after
+    // 30 s × 2² × [1, 2), then backing off from 30 s × 2³ as the job's fourth try would have.
+    const third = { id: randomUUID(), retryCount: 2 };
+    const before = Date.now();
+    await handler(both, third);
+    const [leftover] = await leftoverIn(QUEUE.emailSend, third);
+    expect(leftover && { data: leftover.data, retryLimit: leftover.retryLimit, retryDelay: leftover.retryDelay, retryBackoff: leftover.retryBackoff }).toStrictEqual({
+      data: { kind: 'submission_notification', submissionId: submission.id },
+      retryLimit: 5,
+      retryDelay: 240,
+      retryBackoff: true,
+    });
+    const wait = leftover!.startAfter.getTime() - before;
+    expect(wait).toBeGreaterThanOrEqual(120_000);
+    expect(wait).toBeLessThan(241_000);
+
+    // Its last try (retryCount 8): no retry left, so the kind goes where the job would have gone, the dead letter.
+    const last = { id: randomUUID(), retryCount: 8 };
+    await handler(both, last);
+    expect(await leftoverIn(QUEUE.emailSend, last)).toStrictEqual([]);
+    expect((await leftoverIn(deadLetterOf(QUEUE.emailSend), last)).map((job) => job.data)).toStrictEqual([{ kind: 'submission_notification', submissionId: submission.id }]);
+  });
+
   it('fails a job whose every kind failed, queueing nothing: its retry sends them all', async () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
@@ -173,7 +213,7 @@ describe('ingest emails over SMTP', () => {
       },
       close() {},
     };
-    const job = { id: randomUUID() };
+    const job = { id: randomUUID(), retryCount: 0 };
     const handler = createEmailJobHandler({ db, sender: refusing, config, queue: worker.queue });
     await expect(handler({ kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] }, job)).rejects.toThrow('421');
     for (const kind of ['submission_confirmation', 'submission_notification']) {

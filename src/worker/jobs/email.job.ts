@@ -118,11 +118,8 @@ export interface EmailJobDeps {
   sender: EmailSender;
   config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'host' | 'port'>;
   /** Where a kind left over from a `submission_emails` job goes on as its own job. */
-  queue: Pick<JobQueue, 'enqueue'>;
+  queue: Pick<JobQueue, 'enqueueContinuation'>;
 }
-
-/** `email.send`'s first pg-boss retry delay (jobs.ts), for the kinds a job leaves over. */
-const LEFTOVER_DELAY_MS = 30_000;
 
 /**
  * ONE statement on the driver for a batch: each submission with what its emails show of its form and account.
@@ -147,9 +144,11 @@ type SubmissionForEmail = InferResult<ReturnType<typeof submissionsForEmail>>[nu
  * own (one kind: the shape queued before `submission_emails` existed, still handled here), with an id derived
  * from this job's and the kind: so the kinds sent are never sent again by a retry, and the job run again (its worker
  * died before its completion was written) queues the same left-over job, which pg-boss then skips. Such a re-run
- * sends again what it sent, as a job of one kind re-run always did (at least once, same Message-ID).
+ * sends again what it sent, as a job of one kind re-run always did (at least once, same Message-ID). A left-over job
+ * carries on this job's retries (what is left of them, backing off from where they are): a kind has as many tries as
+ * the job had, however it was split, and one failed on the job's last try goes to the dead letter.
  */
-export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?: Pick<Job<EmailJob>, 'id'>) => Promise<void> {
+export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?: Pick<Job<EmailJob>, 'id' | 'retryCount'>) => Promise<void> {
   const cipher = createPhiCipher(deps.config);
   const apiBaseUrl = `http://${deps.config.host}:${deps.config.port}/v1`;
   // The emails begun together (one fetch's jobs) read in ONE statement.
@@ -177,13 +176,14 @@ export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?
     });
     if (failed.length === 0) return;
     if (failed.length === kinds.length) throw failed[0]!.error;
-    for (const { kind, error } of failed) logger.warn({ queue: QUEUE.emailSend, kind, error: errorKind(error) }, 'email failed: retried as a job of its own');
     const source = job ? `job-${job.id}` : `submission-${data.submissionId}`;
-    const startAfter = new Date(Date.now() + LEFTOVER_DELAY_MS);
-    await deps.queue.enqueue<EmailJob>(
+    const went = await deps.queue.enqueueContinuation<EmailJob>(
       QUEUE.emailSend,
-      failed.map(({ kind }) => ({ data: { kind, submissionId: data.submissionId }, id: derivedJobId(source, kind), startAfter })),
+      job?.retryCount ?? 0,
+      failed.map(({ kind }) => ({ data: { kind, submissionId: data.submissionId }, id: derivedJobId(source, kind) })),
     );
+    const message = went === 'retry' ? 'email failed: retried as a job of its own' : 'email failed on its last try: moved to the dead letter queue';
+    for (const { kind, error } of failed) logger.warn({ queue: QUEUE.emailSend, kind, error: errorKind(error) }, message);
   };
 }
 
