@@ -123,13 +123,25 @@ describe('forms over GraphQL', () => {
 
 describe('submissionDailyCounts', () => {
   it('counts per UTC day with zeros, in one statement after authentication, and nothing for another account’s form', async () => {
-    const form = await t.db.prisma.form.create({
-      data: { accountId: acme.id, siteId: acme.sites.main!.id, name: 'Stats', fields: [] },
+    // Imported, so that the form's day counts are kept as every write keeps them (window-totals.test.ts checks them).
+    const at = (iso: string) => ({ formData: {}, createdAt: iso });
+    const imported = await seed(t.db, {
+      accounts: [
+        accountFixture({
+          ref: 'stats',
+          name: 'Stats',
+          ownerEmail: 'owner@stats.example',
+          sites: [
+            siteFixture({
+              domain: 'stats.example',
+              forms: [formFixture({ ref: 'stats', submissions: [at('2026-03-01T00:00:00.000Z'), at('2026-03-01T23:59:59.999Z'), at('2026-03-03T12:00:00.000Z'), at('2026-03-04T00:00:00.000Z')] })],
+            }),
+          ],
+        }),
+      ],
     });
-    const at = (iso: string) => ({ accountId: acme.id, formId: form.id, formData: {}, createdAt: new Date(iso) });
-    await t.db.prisma.submission.createMany({
-      data: [at('2026-03-01T00:00:00.000Z'), at('2026-03-01T23:59:59.999Z'), at('2026-03-03T12:00:00.000Z'), at('2026-03-04T00:00:00.000Z')],
-    });
+    const form = imported.accounts.stats!.forms.stats!;
+    const key = imported.accounts.stats!.apiKeys.full!.key;
     const query = 'query($f: Int!, $from: DateTime!, $to: DateTime!) { submissionDailyCounts(formId: $f, from: $from, to: $to) { date count } }';
     await t.useKeyOnce(key);
     t.db.resetQueryCount();
@@ -141,6 +153,15 @@ describe('submissionDailyCounts', () => {
       { date: '2026-03-03', count: 1 },
     ]);
     expect(t.db.queries).toHaveLength(2);
+    expect(t.db.queries[1]).toMatch(/"FormSubmissionDay"/);
+    // Partial days at both ends count only their rows inside the window.
+    const partial = await t.graphql(query, { f: form.id, from: '2026-03-01T12:00:00.000Z', to: '2026-03-04T00:00:00.001Z' }, key);
+    expect(partial.body.data.submissionDailyCounts).toStrictEqual([
+      { date: '2026-03-01', count: 1 },
+      { date: '2026-03-02', count: 0 },
+      { date: '2026-03-03', count: 1 },
+      { date: '2026-03-04', count: 1 },
+    ]);
     const other = await seed(t.db, { accounts: [accountFixture({ ref: 'other', sites: [siteFixture({ domain: 'o.example', forms: [] })] })] });
     const foreign = await t.graphql(query, { f: form.id, from: '2026-03-01T00:00:00.000Z', to: '2026-03-02T00:00:00.000Z' }, other.accounts.other!.apiKeys.full!.key);
     expect(foreign.body.data.submissionDailyCounts).toStrictEqual([{ date: '2026-03-01', count: 0 }]);

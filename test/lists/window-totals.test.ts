@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { accountFixture, formFixture, seed, siteFixture, TEST_SECRET_KEY } from '../support/seed.js';
 
 /* Decisions §7.6 "counts": a createdAt window's total sums the form's day counts (FormSubmissionDay) and counts only
-   the rows of its edge days. Its totals must stay exact after every write that changes a form's submissions (import,
+   the rows of its edge days, and so do the dashboards' per-day counts (GraphQL submissionDailyCounts). Its totals must stay exact after every write that changes a form's submissions (import,
    ingest, delete, erasure), at every kind of edge: a row exactly at UTC midnight, a millisecond either side, windows
    inside one day, across adjacent days, open on one side, bounds moved to the midnight before or after them. The
    oracle counts the rows themselves. */
@@ -84,11 +84,30 @@ async function expectDaysExact(): Promise<void> {
   expect(days.every((d) => d.day.getTime() % 86_400_000 === 0)).toBe(true);
 }
 
+const DAILY = 'query($f: Int!, $from: DateTime!, $to: DateTime!) { submissionDailyCounts(formId: $f, from: $from, to: $to) { date count } }';
+
+/** Every bounded window's days as submissionDailyCounts answers them (day counts and edge rows), and as the rows count. */
+async function expectDailyCountsExact(form: number): Promise<void> {
+  const rows = await t.db.prisma.submission.findMany({ where: { formId: form }, select: { createdAt: true } });
+  for (const [from, before] of WINDOWS) {
+    if (!from || !before) continue;
+    const expected: { date: string; count: number }[] = [];
+    for (let day = Math.floor(from.getTime() / 86_400_000) * 86_400_000; day < before.getTime(); day += 86_400_000) {
+      const low = Math.max(day, from.getTime());
+      const high = Math.min(day + 86_400_000, before.getTime());
+      expected.push({ date: new Date(day).toISOString().slice(0, 10), count: rows.filter((row) => row.createdAt.getTime() >= low && row.createdAt.getTime() < high).length });
+    }
+    const res = await t.graphql(DAILY, { f: form, from: from.toISOString(), to: before.toISOString() }, key);
+    expect(res.body.data?.submissionDailyCounts, `${from.toISOString()} ${before.toISOString()}`).toStrictEqual(expected);
+  }
+}
+
 async function expectWindowsExact(): Promise<void> {
   await expectDaysExact();
   for (const form of [formId(), formId('other')]) {
     const { listed, counted } = await totals(form);
     expect(listed).toStrictEqual(counted);
+    await expectDailyCountsExact(form);
   }
 }
 

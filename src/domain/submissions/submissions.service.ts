@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor, type ListKey } from '../list-cursor.js';
 import { PhiDecryptError, type PhiCipher } from '../../infra/phi-crypto.js';
 import { isPlainObject } from '../validation.js';
 import { assertCreatedRange, type CreatedRange } from '../list-filters.js';
-import { floorDay, windowParts, windowTotal, type WindowParts } from './window-total.js';
+import { dayCounts, floorDay, windowParts, windowTotal, type WindowParts } from './window-total.js';
 
 /*
  * Submissions are a hot resource: read and written only through src/infra/sql.ts (ingest's one statement, erasure's,
@@ -258,25 +258,17 @@ export interface DailyCount {
 }
 
 /**
- * Submissions per UTC day of [from, to), every day present (zeros included), in ONE statement. Another account's
- * form simply counts nothing, like an absent one.
+ * Submissions per UTC day of [from, to), every day present (zeros included), in ONE statement that reads the form's
+ * day counts and only the rows of the partial days at its ends (window-total.ts `dayCounts`). Another account's form
+ * simply counts nothing, like an absent one.
  */
 export async function dailySubmissionCounts(db: SqlExecutor, accountId: number, formId: number, from: Date, to: Date): Promise<DailyCount[]> {
-  const start = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  const start = floorDay(from);
   const days = Math.ceil((to.getTime() - start.getTime()) / DAY_MS);
   if (!(to > from) || days > MAX_STATS_DAYS) {
     throw new AppError('validation_failed', { fields: [{ field: 'to', message: `must be after from, at most ${MAX_STATS_DAYS} days later` }] });
   }
-  const rows = await db.sql(
-    sqlBuilder
-      .selectFrom('Submission')
-      .select([sql<string>`to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD')`.as('date'), sql<number>`count(*)::int`.as('count')])
-      .where('formId', '=', formId)
-      .where('accountId', '=', accountId)
-      .where('createdAt', '>=', from)
-      .where('createdAt', '<', to)
-      .groupBy(sql`1`),
-  );
+  const rows = await db.sql(dayCounts(accountId, formId, from, to));
   const byDate = new Map(rows.map((row) => [row.date, row.count]));
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);

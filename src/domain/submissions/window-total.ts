@@ -94,3 +94,45 @@ export function windowTotal(bounds: WindowBounds, values: WindowTotalValues) {
   ];
   return sqlBuilder.selectNoFrom(sql<number>`${sql.join(parts, sql` + `)}`.as('n'));
 }
+
+/** The first UTC midnight at or after `at`. */
+const ceilDay = (at: Date): Date => {
+  const floor = floorDay(at);
+  return floor.getTime() === at.getTime() ? floor : new Date(floor.getTime() + DAY_MS);
+};
+
+/**
+ * The submissions per UTC day of [from, to) of form `formId` of account `accountId` (another account's form counts
+ * nothing), as rows `{ date, count }` of the days that have any: the whole days from the day counts, and the rows of
+ * the partial days at each end ([from, its next midnight) and [to's midnight, to), or [from, to) inside one day)
+ * counted along the (formId, createdAt) index. A year of a busy form then reads 366 day rows instead of every
+ * submission. A date never comes from both parts.
+ */
+export function dayCounts(accountId: number, formId: number, from: Date, to: Date) {
+  const wholeFrom = ceilDay(from);
+  const wholeBefore = floorDay(to);
+  const lowBefore = wholeFrom < to ? wholeFrom : to;
+  const highFrom = wholeBefore > wholeFrom ? wholeBefore : wholeFrom;
+  return sqlBuilder
+    .selectFrom('FormSubmissionDay as d')
+    .innerJoin('Form as f', 'f.id', 'd.formId')
+    .select([sql<string>`to_char("d"."day", 'YYYY-MM-DD')`.as('date'), 'd.count'])
+    .where('d.formId', '=', formId)
+    .where('f.accountId', '=', accountId)
+    .where('d.day', '>=', wholeFrom)
+    .where('d.day', '<', wholeBefore)
+    .unionAll(
+      sqlBuilder
+        .selectFrom('Submission as s')
+        .select([sql<string>`to_char(date_trunc('day', "s"."createdAt"), 'YYYY-MM-DD')`.as('date'), sql<number>`count(*)::int`.as('count')])
+        .where('s.formId', '=', formId)
+        .where('s.accountId', '=', accountId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('s.createdAt', '>=', from), eb('s.createdAt', '<', lowBefore)]),
+            eb.and([eb('s.createdAt', '>=', highFrom), eb('s.createdAt', '<', to)]),
+          ]),
+        )
+        .groupBy(sql`1`),
+    );
+}
