@@ -31,20 +31,33 @@ export interface Alongside {
   row: unknown;
 }
 
-/** A data-modifying CTE (`name AS (…)`, no WITH) writing every row of one kind. */
-type AlongsideCte = (rows: unknown[]) => RawBuilder<unknown>;
+/**
+ * How rows of one kind are written alongside the completions: `write` is a data-modifying statement for all of them
+ * with a RETURNING clause (it becomes the CTE `name`), and `written` hears how many rows it wrote once they are
+ * committed (a metric counts them then, not when the job ended: a write that fails is retried, and counted once).
+ */
+export interface AlongsideWrite {
+  write: (rows: unknown[]) => RawBuilder<unknown>;
+  written?: (count: number) => void;
+}
 
-export const completeJobsSql = (table: string, jobs: readonly Completion[], alongside: readonly RawBuilder<unknown>[]) =>
-  rawStatement(sql<{ completed: number }>`
+/** An alongside write's rows as a CTE of the completion statement, under a name of its own. */
+interface AlongsideCte {
+  name: string;
+  statement: RawBuilder<unknown>;
+}
+
+export const completeJobsSql = (table: string, jobs: readonly Completion[], alongside: readonly AlongsideCte[]) =>
+  rawStatement(sql<Record<string, number>>`
   WITH ${sql.join([
-    ...alongside,
+    ...alongside.map(({ name, statement }) => sql`${sql.id(name)} AS (${statement})`),
     sql`completed AS (
       UPDATE ${sql.table(`${BOSS_SCHEMA}.${table}`)} SET completed_on = ${sql.raw(BOSS_SCHEMA)}.job_now(), state = 'completed'
       WHERE name = ANY(${[...new Set(jobs.map((job) => job.name))]}::text[]) AND id = ANY(${jobs.map((job) => job.id)}::uuid[])
         AND state = 'active' AND (id::text || ':' || retry_count::text) = ANY(${jobs.map((job) => `${job.id.toLowerCase()}:${job.retryCount}`)}::text[])
       RETURNING id)`,
   ])}
-  SELECT count(*)::int AS "completed" FROM completed`);
+  SELECT ${sql.join([sql`(SELECT count(*)::int FROM completed) AS "completed"`, ...alongside.map(({ name }) => sql`(SELECT count(*)::int FROM ${sql.id(name)}) AS ${sql.id(name)}`)])}`);
 
 /**
  * How long the first completion waits for the jobs ending after it (of every queue) before ONE statement writes them:
@@ -53,7 +66,7 @@ export const completeJobsSql = (table: string, jobs: readonly Completion[], alon
 export const SETTLE_GATHER_MS = 10;
 
 export class JobCompletions {
-  private readonly ctes = new Map<string, AlongsideCte>();
+  private readonly writes = new Map<string, AlongsideWrite>();
   private readonly pending = new SerialDrain<{ job: Completion; alongside: Alongside | null }>((batch) => this.writeBatch(batch));
   private gathering: NodeJS.Timeout | null = null;
 
@@ -65,8 +78,8 @@ export class JobCompletions {
   ) {}
 
   /** How rows of `kind` are written alongside the completions (once, at start-up). */
-  registerAlongside(kind: string, cte: AlongsideCte): void {
-    this.ctes.set(kind, cte);
+  registerAlongside(kind: string, write: AlongsideWrite): void {
+    this.writes.set(kind, write);
   }
 
   /** Queues a completion, written within SETTLE_GATHER_MS with the others queued meanwhile. */
@@ -95,12 +108,19 @@ export class JobCompletions {
       try {
         const kinds = new Map<string, unknown[]>();
         for (const { alongside } of entries) if (alongside) kinds.set(alongside.kind, [...(kinds.get(alongside.kind) ?? []), alongside.row]);
-        const ctes = [...kinds].map(([kind, rows]) => {
-          const cte = this.ctes.get(kind);
-          if (!cte) throw new Error(`no write registered for ${kind}`);
-          return cte(rows);
+        const writes = [...kinds].map(([kind, rows], i) => {
+          const write = this.writes.get(kind);
+          if (!write) throw new Error(`no write registered for ${kind}`);
+          return { cte: { name: `alongside_${i}`, statement: write.write(rows) }, written: write.written };
         });
-        await this.db.sql(completeJobsSql(table, entries.map((entry) => entry.job), ctes));
+        const [counts] = await this.db.sql(
+          completeJobsSql(
+            table,
+            entries.map((entry) => entry.job),
+            writes.map((write) => write.cte),
+          ),
+        );
+        for (const { cte, written } of writes) written?.(counts?.[cte.name] ?? 0);
       } catch (error) {
         this.onError(`settling failed: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -245,11 +245,15 @@ describe('webhook deliveries', () => {
     // Another attempt of the third was recorded meanwhile: its guard (attempts still 0) no longer matches.
     await db.prisma.webhookDelivery.update({ where: { id: rows[2]!.id }, data: { attempts: 1 } });
     db.resetQueryCount();
+    const before = await deliveryMetrics();
     for (const answer of answers) answer({ ok: true, status: 202, headers: {}, body: '', latencyMs: 7 });
     const successes = await running;
-    // Nothing is written by the handler itself: its worker writes the successes with the completions.
+    // Nothing is written by the handler itself: its worker writes the successes with the completions, and counts
+    // them once written (the stale third wrote nothing, so it counts nothing).
     expect(db.queries.filter((q) => q.includes('UPDATE "WebhookDelivery"'))).toHaveLength(0);
+    expect((await deliveryMetrics()).succeeded).toBe(before.succeeded);
     await settleByHand(successes);
+    expect((await deliveryMetrics()).succeeded).toBe(before.succeeded + 2);
     const writes = db.queries.filter((q) => q.includes('UPDATE "WebhookDelivery"'));
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatch(/UPDATE "pgboss"\."job_common" SET completed_on/);

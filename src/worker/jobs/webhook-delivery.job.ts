@@ -10,7 +10,7 @@ import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
 import { rowsById } from '../../infra/rows-by-id.js';
-import type { Alongside } from '../../infra/job-completions.js';
+import type { Alongside, AlongsideWrite } from '../../infra/job-completions.js';
 import { webhookDeliveries, webhookDeliveryLatency } from '../../infra/metrics.js';
 
 /**
@@ -164,7 +164,8 @@ const successesUpdate = (rows: readonly Success[]) => sql`
               ${rows.map((row) => row.at.toISOString())}::timestamp[], ${rows.map((row) => row.statusCode)}::int[], ${rows.map((row) => row.latencyMs)}::int[],
               ${rows.map((row) => row.attemptLog)}::text[])
     AS v("id", "expected", "attempts", "at", "statusCode", "latencyMs", "attemptLog")
-  WHERE d."id" = v."id" AND d."attempts" = v."expected" AND d."status" = 'pending'`;
+  WHERE d."id" = v."id" AND d."attempts" = v."expected" AND d."status" = 'pending'
+  RETURNING d."id"`;
 
 /** Successes written on their own (an endpoint's failing period ends with one: its record comes first). */
 export const recordSuccesses = (rows: readonly Success[]) => rawStatement(successesUpdate(rows));
@@ -178,8 +179,14 @@ export const recordSuccesses = (rows: readonly Success[]) => rawStatement(succes
  */
 export const DELIVERED = 'webhook.delivered';
 
-/** The CTE that writes the successes alongside the completions. */
-const deliveredCte = (rows: unknown[]) => sql`delivered AS (${successesUpdate(rows as Success[])})`;
+/**
+ * The successes written alongside the completions, counted in `webhook_deliveries_total` once committed (a success
+ * whose write failed is sent again and counted then: once, as the attempt recorded).
+ */
+const delivered: AlongsideWrite = {
+  write: (rows) => successesUpdate(rows as Success[]),
+  written: (count) => webhookDeliveries.inc({ result: 'succeeded' }, count),
+};
 
 /**
  * `webhook_delivery_latency_seconds`: event written (the payload's createdAt) to its first successful delivery, for
@@ -326,12 +333,13 @@ interface Batched {
  * writes it; DELIVERED registers how), so that a delivery's job completes exactly when its success is recorded.
  */
 export function createWebhookDeliveryHandler(deps: WebhookDeliveryDeps): (data: DeliveryJobData) => Promise<Alongside | void> {
-  deps.queue.completions.registerAlongside(DELIVERED, deliveredCte);
+  deps.queue.completions.registerAlongside(DELIVERED, delivered);
   const batched: Batched = { readDelivery: rowsById((ids) => deps.db.sql(deliveryRows(ids))) };
   return async (data) => {
     const { outcome, success } = await deliverWebhook(deps, batched, data);
+    // Counted when written with the job's completion (`delivered`); every other outcome is written already.
+    if (success) return { kind: DELIVERED, row: success };
     const result = DELIVERY_RESULT[outcome];
     if (result) webhookDeliveries.inc({ result });
-    return success ? { kind: DELIVERED, row: success } : undefined;
   };
 }
