@@ -1,7 +1,7 @@
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
-import { accountAnswerVersion } from '../domain/forms/form-version.js';
+import { accountFormsVersion } from '../domain/forms/form-version.js';
 import { createAnswerCache } from '../execution/answer-cache.js';
 import type { GraphQLServerContext } from './use-api-key-auth.js';
 
@@ -41,7 +41,7 @@ export function useAnswerCache(schema: GraphQLSchema, maxBytes: number): Plugin<
       if (viewer?.kind !== 'apiKey') return undefined;
       const key = cache.keyOf(args.document, args.operationName, args.variableValues, viewer);
       if (key === null) return undefined;
-      const { version, phi } = await accountAnswerVersion(context.deps.db, viewer.accountId);
+      const { version, phi } = await accountFormsVersion(context.deps.db, viewer.accountId);
       if (phi) return undefined;
       const cached = cache.get(key, version);
       if (cached) {

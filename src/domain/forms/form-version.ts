@@ -16,9 +16,6 @@ export const FORM_VERSION_BUMP = { version: sql<number>`"version" + 1` };
 
 // Compiled once: a conditional GET answered 304 costs little more than these.
 const accountVersion = preparedQuery((_shape: null, values: { accountId: number }) =>
-  sqlBuilder.selectFrom('Form').select(sql<string>`coalesce(sum("version"), 0)::text`.as('version')).where('accountId', '=', values.accountId),
-);
-const accountAnswerVersionQuery = preparedQuery((_shape: null, values: { accountId: number }) =>
   sqlBuilder
     .selectFrom('Form')
     .select([sql<string>`coalesce(sum("version"), 0)::text`.as('version'), sql<boolean>`coalesce(bool_or("phi"), false)`.as('phi')])
@@ -32,19 +29,14 @@ const oneFormVersion = preparedQuery((_shape: null, values: { accountId: number;
     .where('accountId', '=', values.accountId),
 );
 
-/** The version of everything an account's forms list shows (all its forms, archived ones too). */
-export async function accountFormsVersion(db: SqlExecutor, accountId: number): Promise<string> {
-  const [row] = await db.sql(accountVersion(null, { accountId }));
-  return row?.version ?? '0';
-}
-
 /**
- * The account's forms version and whether any of its forms is PHI, in one statement: a cached GraphQL answer over
- * forms and submissions (src/execution/answer-cache.ts) is served only under the version it was built at, and never
- * for an account with a PHI form (each read of a PHI submission is audited, so it must run).
+ * The version of everything an account's forms and submissions bodies show (all its forms, archived ones too), and
+ * whether any of its forms is PHI, in one statement: the forms list's ETag is the version, and a cached GraphQL answer
+ * over forms and submissions (src/execution/answer-cache.ts) is served only under the version it was built at, and
+ * never for an account with a PHI form (each read of a PHI submission is audited, so it must run).
  */
-export async function accountAnswerVersion(db: SqlExecutor, accountId: number): Promise<{ version: string; phi: boolean }> {
-  const [row] = await db.sql(accountAnswerVersionQuery(null, { accountId }));
+export async function accountFormsVersion(db: SqlExecutor, accountId: number): Promise<{ version: string; phi: boolean }> {
+  const [row] = await db.sql(accountVersion(null, { accountId }));
   return { version: row?.version ?? '0', phi: row?.phi === true };
 }
 

@@ -12,7 +12,7 @@ const accountId = (context: RequestContext): number | null => (context.viewer?.k
  */
 export const accountFormsBodyVersion: BodyVersion = async (context) => {
   const account = accountId(context);
-  return account === null ? null : accountFormsVersion(context.deps.db, account);
+  return account === null ? null : (await accountFormsVersion(context.deps.db, account)).version;
 };
 
 export const formBodyVersion: BodyVersion = async (context, input) => {
