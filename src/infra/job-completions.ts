@@ -33,8 +33,8 @@ export interface Alongside {
 
 /**
  * How rows of one kind are written alongside the completions: `write` is a data-modifying statement for all of them
- * with a RETURNING clause (it becomes the CTE `name`), and `written` hears how many rows it wrote once they are
- * committed (a metric counts them then, not when the job ended: a write that fails is retried, and counted once).
+ * with a RETURNING clause (a CTE of the completion statement), and `written` hears how many rows it wrote once they
+ * are committed (a metric counts them then, not when the job ended: a write that fails is retried, and counted once).
  */
 export interface AlongsideWrite {
   write: (rows: unknown[]) => RawBuilder<unknown>;
@@ -113,13 +113,8 @@ export class JobCompletions {
           if (!write) throw new Error(`no write registered for ${kind}`);
           return { cte: { name: `alongside_${i}`, statement: write.write(rows) }, written: write.written };
         });
-        const [counts] = await this.db.sql(
-          completeJobsSql(
-            table,
-            entries.map((entry) => entry.job),
-            writes.map((write) => write.cte),
-          ),
-        );
+        const jobs = entries.map((entry) => entry.job);
+        const [counts] = await this.db.sql(completeJobsSql(table, jobs, writes.map((write) => write.cte)));
         for (const { cte, written } of writes) written?.(counts?.[cte.name] ?? 0);
       } catch (error) {
         this.onError(`settling failed: ${error instanceof Error ? error.message : String(error)}`);
