@@ -18,7 +18,10 @@ export const LAPSE_SCHEDULE = '17 3 * * *';
 /** Hourly at :41: each run deletes what turned 30 days old since the last, in small batches. */
 export const RETENTION_SCHEDULE = '41 * * * *';
 
-/** Emails being sent at once per worker process (each over its own SMTP connection unless SMTP_URL pools them). */
+/**
+ * `email.send` jobs running at once per worker process; their messages in flight are bounded apart (EMAILS_IN_FLIGHT),
+ * since a job holds the emails of up to 10 submissions.
+ */
 const EMAIL_CONCURRENCY = 10;
 
 /** Queued events (batches whose fan-out failed in the relay) fanned out per transaction. */

@@ -4,8 +4,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { randomUUID } from 'node:crypto';
-import { createEmailJobHandler, createEmailSender, renderSubmissionEmail, type EmailSender } from '../../src/worker/jobs/email.job.js';
-import { derivedJobId, type EmailJob } from '../../src/domain/webhooks/events.service.js';
+import { createEmailJobHandler, createEmailSender, EMAILS_IN_FLIGHT, renderSubmissionEmail, type EmailSender } from '../../src/worker/jobs/email.job.js';
+import { derivedJobId, type EmailJob, type SubmissionEmailKind } from '../../src/domain/webhooks/events.service.js';
 import { deadLetterOf, QUEUE } from '../../src/infra/jobs.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
@@ -102,10 +102,12 @@ describe('ingest emails over SMTP', () => {
     const sender = recordingSender();
     const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
     db.resetQueryCount();
-    // A job of both kinds, and the two jobs of one kind each queued before those existed (a rolling deploy).
+    // A job of two submissions, and the shapes an earlier release queued (a rolling deploy): a job of one submission's
+    // both kinds, and two jobs of one kind each.
     await Promise.all([
-      handler({ kind: 'submission_emails', submissionId: ids[0]!, kinds: ['submission_confirmation', 'submission_notification'] }),
-      ...ids.slice(1).flatMap((submissionId) => [handler({ kind: 'submission_confirmation', submissionId }), handler({ kind: 'submission_notification', submissionId })]),
+      handler({ kind: 'submission_emails', items: [0, 1].map((i) => ({ submissionId: ids[i]!, kinds: ['submission_confirmation', 'submission_notification'] })) }),
+      handler({ kind: 'submission_emails', submissionId: ids[2]!, kinds: ['submission_confirmation'] }),
+      handler({ kind: 'submission_notification', submissionId: ids[2]! }),
     ]);
     expect(db.queries.filter((q) => q.includes('from "Submission" as "s"'))).toHaveLength(1);
     expect(sender.sent.map((email) => [email.to, email.messageId]).sort()).toStrictEqual(
@@ -119,23 +121,50 @@ describe('ingest emails over SMTP', () => {
     // One at a time, each reads its own (an erased submission's email is not sent).
     await db.prisma.submission.delete({ where: { id: ids[0]! } });
     sender.sent.length = 0;
+    await handler({ kind: 'submission_emails', items: [0, 1].map((i) => ({ submissionId: ids[i]!, kinds: ['submission_notification'] })) });
     await handler({ kind: 'submission_notification', submissionId: ids[0]! });
-    await handler({ kind: 'submission_notification', submissionId: ids[1]! });
     expect(sender.sent.map((email) => email.messageId)).toStrictEqual([`<submission-${ids[1]}-submission_notification@widgets-gateway>`]);
   });
 
-  it('sends each kind of a job once: a kind that fails goes on as a job of its own, the kind sent is not sent again', async () => {
+  it('sends the emails of every job at once, EMAILS_IN_FLIGHT at most in the process', async () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
-    const submission = await ingest(db.prisma, form, { Email: 'ada@example.com' });
-    await waitFor(async () => (smtp.received.length >= 2 ? true : null));
-    const messageId = (kind: string) => `<submission-${submission.id}-${kind}@widgets-gateway>`;
-    // The mail server refuses the notification, `refusals` times.
-    let refusals = 1;
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await ingest(db.prisma, form, { Email: `q${i}@example.com` })).id);
+    await waitFor(async () => (smtp.received.length >= 24 ? true : null));
+    let inFlight = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const slow: EmailSender = {
+      async send(email) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        inFlight--;
+        sent.push(email.messageId);
+      },
+      close() {},
+    };
+    const handler = createEmailJobHandler({ db, sender: slow, config, queue: worker.queue });
+    const kinds: SubmissionEmailKind[] = ['submission_confirmation', 'submission_notification'];
+    // Two jobs of six submissions each: 24 messages, sent together but never more than the bound.
+    await Promise.all([ids.slice(0, 6), ids.slice(6)].map((part) => handler({ kind: 'submission_emails', items: part.map((submissionId) => ({ submissionId, kinds })) })));
+    expect(sent).toHaveLength(24);
+    expect(most).toBe(EMAILS_IN_FLIGHT);
+  });
+
+  it('sends each email of a job once: the emails that fail go on as one job of their own, those sent are not sent again', async () => {
+    const account = await createAccount(db.prisma);
+    const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
+    const ada = await ingest(db.prisma, form, { Email: 'ada@example.com' });
+    const bob = await ingest(db.prisma, form, { Email: 'bob@example.com' });
+    await waitFor(async () => (smtp.received.length >= 4 ? true : null));
+    const messageId = (submissionId: number, kind: string) => `<submission-${submissionId}-${kind}@widgets-gateway>`;
+    // The mail server refuses the messages in `refusing`, each once.
+    const refusing = new Set<string>();
     const sent: string[] = [];
     const sender: EmailSender = {
       async send(email) {
-        if (email.messageId === messageId('submission_notification') && refusals-- > 0) throw new Error('451 4.3.0 try again later');
+        if (refusing.delete(email.messageId)) throw new Error('451 4.3.0 try again later');
         sent.push(email.messageId);
       },
       close() {},
@@ -143,23 +172,29 @@ describe('ingest emails over SMTP', () => {
     // Left-over jobs wait the queue's retry delay (30 s): the running worker leaves them to this test.
     const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
     const job = { id: randomUUID(), retryCount: 0 };
-    const both: EmailJob = { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] };
-    const leftoverId = derivedJobId(`job-${job.id}`, 'submission_notification');
-    const leftovers = async () => (await worker.queue.boss.findJobs<EmailJob>(QUEUE.emailSend, { id: leftoverId })).map((row) => row.data);
+    const kinds: SubmissionEmailKind[] = ['submission_confirmation', 'submission_notification'];
+    const both: EmailJob = { kind: 'submission_emails', items: [ada, bob].map(({ id }) => ({ submissionId: id, kinds })) };
+    const leftovers = async (which: string) => (await worker.queue.boss.findJobs<EmailJob>(QUEUE.emailSend, { id: derivedJobId(`job-${job.id}`, which) })).map((row) => row.data);
 
+    refusing.add(messageId(ada.id, 'submission_notification'));
     await handler(both, job);
-    expect(sent).toStrictEqual([messageId('submission_confirmation')]);
-    expect(await leftovers()).toStrictEqual([{ kind: 'submission_notification', submissionId: submission.id }]);
-    // Run again (its worker died before its completion was written): the same left-over job, which pg-boss skips.
-    refusals = 1;
+    expect(sent.sort()).toStrictEqual([messageId(ada.id, 'submission_confirmation'), messageId(bob.id, 'submission_confirmation'), messageId(bob.id, 'submission_notification')].sort());
+    expect(await leftovers(`${ada.id}:submission_notification`)).toStrictEqual([{ kind: 'submission_emails', items: [{ submissionId: ada.id, kinds: ['submission_notification'] }] }]);
+    // Run again (its worker died before its completion was written): the same left-over job, which pg-boss skips;
+    // when other emails fail that time, a job of those too (nothing is lost; what was sent may be sent again).
+    refusing.add(messageId(ada.id, 'submission_notification'));
     await handler(both, job);
-    expect(await leftovers()).toHaveLength(1);
+    expect(await leftovers(`${ada.id}:submission_notification`)).toHaveLength(1);
+    refusing.add(messageId(bob.id, 'submission_confirmation'));
+    await handler(both, job);
+    expect(await leftovers(`${bob.id}:submission_confirmation`)).toStrictEqual([{ kind: 'submission_emails', items: [{ submissionId: bob.id, kinds: ['submission_confirmation'] }] }]);
     // The left-over job and its retries send the notification alone.
     sent.length = 0;
-    refusals = 1;
-    await expect(handler({ kind: 'submission_notification', submissionId: submission.id })).rejects.toThrow('451');
-    await handler({ kind: 'submission_notification', submissionId: submission.id });
-    expect(sent).toStrictEqual([messageId('submission_notification')]);
+    const [leftover] = await leftovers(`${ada.id}:submission_notification`);
+    refusing.add(messageId(ada.id, 'submission_notification'));
+    await expect(handler(leftover!)).rejects.toThrow('451');
+    await handler(leftover!);
+    expect(sent).toStrictEqual([messageId(ada.id, 'submission_notification')]);
   });
 
   it("gives a left-over kind what is left of its job's retries, backing off from where they are; after the last try, the dead letter", async () => {
@@ -175,9 +210,10 @@ describe('ingest emails over SMTP', () => {
       close() {},
     };
     const handler = createEmailJobHandler({ db, sender, config, queue: worker.queue });
-    const both: EmailJob = { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] };
+    const both: EmailJob = { kind: 'submission_emails', items: [{ submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] }] };
     const leftoverIn = async (queue: string, job: { id: string }) =>
-      worker.queue.boss.findJobs<EmailJob>(queue, { id: derivedJobId(`job-${job.id}`, 'submission_notification') });
+      worker.queue.boss.findJobs<EmailJob>(queue, { id: derivedJobId(`job-${job.id}`, `${submission.id}:submission_notification`) });
+    const notification: EmailJob = { kind: 'submission_emails', items: [{ submissionId: submission.id, kinds: ['submission_notification'] }] };
 
     // The job's third try (retryCount 2) of `email.send`'s 1 + 8: the kind has 5 retries left, the next after
     // 30 s × 2² × [1, 2), then backing off from 30 s × 2³ as the job's fourth try would have.
@@ -186,7 +222,7 @@ describe('ingest emails over SMTP', () => {
     await handler(both, third);
     const [leftover] = await leftoverIn(QUEUE.emailSend, third);
     expect(leftover && { data: leftover.data, retryLimit: leftover.retryLimit, retryDelay: leftover.retryDelay, retryBackoff: leftover.retryBackoff }).toStrictEqual({
-      data: { kind: 'submission_notification', submissionId: submission.id },
+      data: notification,
       retryLimit: 5,
       retryDelay: 240,
       retryBackoff: true,
@@ -199,14 +235,14 @@ describe('ingest emails over SMTP', () => {
     const last = { id: randomUUID(), retryCount: 8 };
     await handler(both, last);
     expect(await leftoverIn(QUEUE.emailSend, last)).toStrictEqual([]);
-    expect((await leftoverIn(deadLetterOf(QUEUE.emailSend), last)).map((job) => job.data)).toStrictEqual([{ kind: 'submission_notification', submissionId: submission.id }]);
+    expect((await leftoverIn(deadLetterOf(QUEUE.emailSend), last)).map((job) => job.data)).toStrictEqual([notification]);
   });
 
-  it('fails a job whose every kind failed, queueing nothing: its retry sends them all', async () => {
+  it('fails a job whose every email failed, queueing nothing: its retry sends them all', async () => {
     const account = await createAccount(db.prisma);
     const form = await createForm(db.prisma, account.id, { fields: [{ id: 'e', type: 'email', label: 'Email' }] });
-    const submission = await ingest(db.prisma, form, { Email: 'ada@example.com' });
-    await waitFor(async () => (smtp.received.length >= 2 ? true : null));
+    const submissions = [await ingest(db.prisma, form, { Email: 'ada@example.com' }), await ingest(db.prisma, form, { Email: 'bob@example.com' })];
+    await waitFor(async () => (smtp.received.length >= 4 ? true : null));
     const refusing: EmailSender = {
       async send() {
         throw new Error('421 4.3.2 service not available');
@@ -215,10 +251,11 @@ describe('ingest emails over SMTP', () => {
     };
     const job = { id: randomUUID(), retryCount: 0 };
     const handler = createEmailJobHandler({ db, sender: refusing, config, queue: worker.queue });
-    await expect(handler({ kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'] }, job)).rejects.toThrow('421');
-    for (const kind of ['submission_confirmation', 'submission_notification']) {
-      expect(await worker.queue.boss.findJobs(QUEUE.emailSend, { id: derivedJobId(`job-${job.id}`, kind) })).toStrictEqual([]);
-    }
+    const items = submissions.map(({ id }) => ({ submissionId: id, kinds: ['submission_confirmation', 'submission_notification'] as SubmissionEmailKind[] }));
+    const emailJobs = async () => (await db.prisma.$queryRaw<{ jobs: number }[]>`SELECT count(*)::int AS jobs FROM pgboss.job WHERE name LIKE 'email.send%'`)[0]!.jobs;
+    const before = await emailJobs();
+    await expect(handler({ kind: 'submission_emails', items }, job)).rejects.toThrow('421');
+    expect(await emailJobs()).toBe(before);
   });
 
   it('sends PHI emails with ids and links only', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fanOutEvent, type EventFanoutDeps } from '../../src/worker/jobs/event-fanout.job.js';
-import { derivedJobId, messageIdFor, recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
+import { derivedJobId, EMAIL_JOB_SUBMISSIONS, messageIdFor, recordEvent, type EventJob } from '../../src/domain/webhooks/events.service.js';
 import { QUEUE } from '../../src/infra/jobs.js';
 import { PhiCipher } from '../../src/infra/phi-crypto.js';
 import { createAccount, createForm, fanOutRecordedEvents, ingest, subscribe, useQueueDatabase } from './fixtures.js';
@@ -52,13 +52,37 @@ describe('event fan-out', () => {
     expect(deliveryJobs.map((d) => d.deliveryId).sort()).toStrictEqual(deliveries.map((d) => d.id).sort());
     // Both emails of the submission in ONE job (a job fewer to insert, fetch and complete per ingest).
     expect(await queuedJobs(QUEUE.emailSend)).toEqual([
-      { kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'], traceparent: TRACED },
+      { kind: 'submission_emails', items: [{ submissionId: submission.id, kinds: ['submission_confirmation', 'submission_notification'], traceparent: TRACED }] },
     ]);
-    const [emailJob] = await env.queue.boss.findJobs(QUEUE.emailSend);
+    const [emailJob] = await env.queue.boss.findJobs<{ items: { traceparent: string }[] }>(QUEUE.emailSend);
     expect(emailJob?.id).toBe(derivedJobId(event.payload.id, 'submission_emails'));
     // One event, one fan-out span: every job it caused carries it.
-    const traces = [...deliveryJobs, ...(await queuedJobs(QUEUE.emailSend))].map((job) => job.traceparent);
+    const traces = [...deliveryJobs.map((job) => job.traceparent), emailJob?.data.items[0]?.traceparent];
     expect(new Set(traces).size).toBe(1);
+  });
+
+  it("puts the emails of a pass's submissions in jobs of up to EMAIL_JOB_SUBMISSIONS, each submission with its own trace", async () => {
+    const account = await createAccount(env.db.prisma);
+    const form = await createForm(env.db.prisma, account.id);
+    const submissions = [];
+    for (let i = 0; i < EMAIL_JOB_SUBMISSIONS + 2; i++) submissions.push(await ingest(env.db.prisma, form, { Email: `p${i}@example.com` }));
+    const events = await env.db.prisma.outboxEvent.findMany({ where: { relayedAt: null }, orderBy: { id: 'asc' } });
+    expect(await fanOutRecordedEvents(deps())).toStrictEqual([{ deliveries: 0, emails: 2 * submissions.length }]);
+    const jobs = (await env.queue.boss.findJobs<{ kind: string; items: { submissionId: number; traceparent: string }[] }>(QUEUE.emailSend)).sort((a, b) => b.data.items.length - a.data.items.length);
+    expect(jobs.map((job) => job.data.items.map((item) => item.submissionId))).toStrictEqual([
+      submissions.slice(0, EMAIL_JOB_SUBMISSIONS).map(({ id }) => id),
+      submissions.slice(EMAIL_JOB_SUBMISSIONS).map(({ id }) => id),
+    ]);
+    const eventIds = events.map((event) => (event.payload as { id: string }).id);
+    expect(jobs.map((job) => job.id)).toStrictEqual([
+      derivedJobId(eventIds.slice(0, EMAIL_JOB_SUBMISSIONS).join(','), 'submission_emails'),
+      derivedJobId(eventIds.slice(EMAIL_JOB_SUBMISSIONS).join(','), 'submission_emails'),
+    ]);
+    // Each event's fan-out span, one per submission; nothing traced at the job's level.
+    const traces = jobs.flatMap((job) => job.data.items.map((item) => item.traceparent));
+    expect(traces).toStrictEqual(submissions.map(() => TRACED));
+    expect(new Set(traces.map((traceparent) => traceparent.split('-')[1])).size).toBe(submissions.length);
+    for (const job of jobs) expect(Object.keys(job.data).sort()).toStrictEqual(['items', 'kind']);
   });
 
   it('run twice (a worker died before marking it done), it writes nothing more', async () => {
@@ -79,7 +103,7 @@ describe('event fan-out', () => {
     const form = await createForm(env.db.prisma, account.id, { phi: true, webhookUrl: 'https://hooks.example.test/phi' });
     const submission = await ingest(env.db.prisma, form, { 'Full name': 'Zelda', Email: 'zelda@example.com' }, { cipher });
     await fanOutRecordedEvents(deps());
-    expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_emails', submissionId: submission.id, kinds: ['submission_confirmation'], traceparent: TRACED }]);
+    expect(await queuedJobs(QUEUE.emailSend)).toStrictEqual([{ kind: 'submission_emails', items: [{ submissionId: submission.id, kinds: ['submission_confirmation'], traceparent: TRACED }] }]);
     const [delivery] = await env.db.prisma.webhookDelivery.findMany();
     expect((delivery?.payload as { data: unknown }).data).toStrictEqual({ id: submission.id, formId: form.id, createdAt: submission.createdAt });
   });

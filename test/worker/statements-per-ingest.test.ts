@@ -64,7 +64,7 @@ describe.runIf(hasPostgres)('worker statements per ingest (2 subscriptions, 2 em
     // Read beside the proxy, so not counted: the jobs the ingest caused, by queue.
     const rows = await db.prisma.$queryRaw<{ name: string; jobs: number }[]>`
       SELECT name, count(*)::int AS jobs FROM pgboss.job
-      WHERE (name = 'email.send' AND data->>'submissionId' = ${String(submission.id)})
+      WHERE (name = 'email.send' AND data->'items' @> ${JSON.stringify([{ submissionId: submission.id }])}::jsonb)
          OR (name = 'webhook.deliver' AND (data->>'deliveryId')::int IN (SELECT id FROM "WebhookDelivery" WHERE "payload"->'data'->>'id' = ${String(submission.id)}))
       GROUP BY name`;
     return { kinds, jobs: Object.fromEntries(rows.map((row) => [row.name, row.jobs])) };
@@ -79,8 +79,8 @@ describe.runIf(hasPostgres)('worker statements per ingest (2 subscriptions, 2 em
     await ingestAlone(form, 0);
     for (let n = 1; n < 4; n++) {
       const { kinds, jobs } = await ingestAlone(form, n);
-      // A job per delivery, and ONE for both emails of the submission (its kinds in it): each job is an insert, a
-      // fetched row and a completed row.
+      // A job per delivery, and ONE for both emails of the submission (of every submission of the relay's pass): each
+      // job is an insert, a fetched row and a completed row.
       expect(jobs).toStrictEqual({ 'webhook.deliver': 2, 'email.send': 1 });
       const { 'queue: other (polls of other queues, maintenance)': _timers, other: _unrelated, ...counted } = kinds;
       const total = Object.values(counted).reduce((sum, count) => sum + count, 0);

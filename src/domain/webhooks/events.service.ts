@@ -51,18 +51,34 @@ export const deliveryGroup = (subscriptionId: number | null, formId: number | nu
 
 export type SubmissionEmailKind = 'submission_confirmation' | 'submission_notification';
 
+/** A submission's ingest emails in a `submission_emails` job, with the trace of the request that ingested it. */
+export interface SubmissionEmails {
+  submissionId: number;
+  kinds: SubmissionEmailKind[];
+  traceparent?: string | null;
+}
+
 /** Ids only: the worker reads (and for PHI forms decrypts) what it needs at send time. */
 export type EmailJob =
   /**
-   * The ingest emails of one submission, ONE job for all (issue 38 item 6: a job fewer to insert, fetch and complete
-   * per ingest). A kind that fails while another is sent goes on as its own job (the shape below), so that a retry
-   * never sends the other again (email.job.ts).
+   * The ingest emails of the submissions of one relay pass, ONE job for up to EMAIL_JOB_SUBMISSIONS of them (issue 38
+   * item 6: the job's insert, fetch and completion shared by the pass, not paid per ingest). Each item carries its
+   * request's trace (job-runs.ts: a span and a log line per trace). The emails that fail while others are sent go on
+   * as one job of this shape holding them alone (email.job.ts).
    */
+  | { kind: 'submission_emails'; items: SubmissionEmails[] }
+  /** Queued by an earlier release, still handled: one submission's emails, and one kind of one submission's. */
   | { kind: 'submission_emails'; submissionId: number; kinds: SubmissionEmailKind[] }
-  /** One ingest email: a kind left over from a `submission_emails` job, or a job queued before those existed. */
   | { kind: SubmissionEmailKind; submissionId: number }
   /** To the account owner: the subscription was deactivated after days of failed deliveries. */
   | { kind: 'webhook_deactivated'; subscriptionId: number; failingSince: string };
+
+/**
+ * Submissions per `submission_emails` job: a job's submissions are sent one after another (both emails of each at
+ * once), so that a worker's messages in flight stay what its email concurrency allows whatever a job holds, and this
+ * bounds how long the last of them waits for the others.
+ */
+export const EMAIL_JOB_SUBMISSIONS = 10;
 
 /** The namespace of derived job ids: a fixed random UUID, so an id is the same in every process and release. */
 const JOB_ID_NAMESPACE = '82a559c4-3a0b-4f1a-a086-7d79c72e8a1a';

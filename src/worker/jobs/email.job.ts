@@ -3,11 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InferResult } from 'kysely';
 import nodemailer, { type Transporter } from 'nodemailer';
+import pLimit from 'p-limit';
 import type { Config } from '../../config.js';
 import type { Database } from '../../infra/db.js';
 import { sql, sqlBuilder } from '../../infra/sql.js';
 import type { Job } from 'pg-boss';
-import { confirmationRecipient, derivedJobId, type EmailJob, type SubmissionEmailKind } from '../../domain/webhooks/events.service.js';
+import { confirmationRecipient, derivedJobId, type EmailJob, type SubmissionEmailKind, type SubmissionEmails } from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import { errorKind, logger } from '../../infra/log.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
@@ -113,11 +114,18 @@ export function renderSubmissionEmail(input: SubmissionEmailInput): OutgoingEmai
   return { to: input.ownerEmail, subject, text: text(lines, rows), html: page(subject, lines, rows), messageId };
 }
 
+/**
+ * Messages being sent at once per worker process, every job's together: each is an SMTP connection of its own unless
+ * SMTP_URL pools them, and mail servers limit a client's connections. 20 is what 10 jobs of one submission's two
+ * emails sent at once before a job held a relay pass's submissions.
+ */
+export const EMAILS_IN_FLIGHT = 20;
+
 export interface EmailJobDeps {
   db: Database;
   sender: EmailSender;
   config: Pick<Config, 'secretKey' | 'previousSecretKeys' | 'host' | 'port'>;
-  /** Where a kind left over from a `submission_emails` job goes on as its own job. */
+  /** Where the emails left over from a `submission_emails` job go on as a job of their own. */
   queue: Pick<JobQueue, 'enqueueContinuation'>;
 }
 
@@ -137,22 +145,35 @@ const submissionsForEmail = (ids: readonly number[]) =>
 type SubmissionForEmail = InferResult<ReturnType<typeof submissionsForEmail>>[number];
 
 /**
- * The `email.send` handler: reads the submission at send time (decrypting a PHI form's data in memory).
+ * The submissions and kinds a `submission_emails` job sends, whichever shape it was queued in (an earlier release
+ * queued a job per submission, and per kind left over).
+ */
+function ingestEmailsOf(data: Exclude<EmailJob, { kind: 'webhook_deactivated' }>): SubmissionEmails[] {
+  if ('items' in data) return data.items;
+  if (data.kind === 'submission_emails') return [{ submissionId: data.submissionId, kinds: data.kinds }];
+  return [{ submissionId: data.submissionId, kinds: [data.kind] }];
+}
+
+/**
+ * The `email.send` handler: reads the submissions at send time (decrypting a PHI form's data in memory).
  *
- * A `submission_emails` job sends each of its kinds. When they all fail it fails, and its retry sends them all again
- * (none was sent). When some fail and others are sent, it succeeds, and each failed kind goes on as a job of its
- * own (one kind: the shape queued before `submission_emails` existed, still handled here), with an id derived
- * from this job's and the kind: so the kinds sent are never sent again by a retry, and the job run again (its worker
- * died before its completion was written) queues the same left-over job, which pg-boss then skips. Such a re-run
- * sends again what it sent, as a job of one kind re-run always did (at least once, same Message-ID). A left-over job
- * carries on this job's retries (what is left of them, backing off from where they are): a kind has as many tries as
- * the job had, however it was split, and one failed on the job's last try goes to the dead letter.
+ * A `submission_emails` job sends all its emails at once, up to EMAILS_IN_FLIGHT in the process, all of them whatever
+ * fails. When every email fails it fails, and its retry sends them all again (none was sent). When some fail and others are sent, it
+ * succeeds, and the failed ones go on as ONE job holding them alone, with an id derived from this job's and from
+ * which emails they are: so the emails sent are never sent again by a retry, and the job run again (its worker died
+ * before its completion was written) queues the same left-over job when the same emails failed, which pg-boss then
+ * skips; if others failed that time, their job is queued too. Such a re-run sends again what it sent, as a re-run
+ * always did (at least once, same Message-ID). A left-over job carries on this job's retries (what is left of them,
+ * backing off from where they are): an email has as many tries as the job had, however it was split, and one failed
+ * on the job's last try goes to the dead letter.
  */
 export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?: Pick<Job<EmailJob>, 'id' | 'retryCount'>) => Promise<void> {
   const cipher = createPhiCipher(deps.config);
   const apiBaseUrl = `http://${deps.config.host}:${deps.config.port}/v1`;
-  // The emails begun together (one fetch's jobs) read in ONE statement.
+  // The submissions of a job, and of the jobs begun together (one fetch's), read in ONE statement.
   const readSubmission = rowsById((ids) => deps.db.sql(submissionsForEmail(ids)));
+  // Every job's messages share the process's bound, whatever a job holds.
+  const sending = pLimit(EMAILS_IN_FLIGHT);
   const send = async (kind: SubmissionEmailKind, submission: SubmissionForEmail): Promise<void> => {
     const email = renderSubmissionEmail({ kind, ...emailInputOf(submission, cipher), apiBaseUrl });
     if (email) await deps.sender.send(email);
@@ -162,29 +183,45 @@ export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?
       await sendDeactivationEmail(deps.db.prisma, (email) => deps.sender.send(email), data, apiBaseUrl);
       return;
     }
-    const submission = await readSubmission(data.submissionId);
-    if (!submission) return;
-    if (data.kind !== 'submission_emails') {
-      await send(data.kind, submission);
-      return;
-    }
-    const kinds = [...new Set(data.kinds)];
-    const results = await Promise.allSettled(kinds.map((kind) => send(kind, submission)));
-    const failed = kinds.flatMap((kind, i) => {
-      const result = results[i];
-      return result?.status === 'rejected' ? [{ kind, error: result.reason as unknown }] : [];
+    const items = ingestEmailsOf(data);
+    // An erased submission's emails are not sent (read nothing: nothing to send).
+    const submissions = await Promise.all(items.map((item) => readSubmission(item.submissionId)));
+    const emails = items.flatMap((item, i) => {
+      const submission = submissions[i];
+      return submission ? [...new Set(item.kinds)].map((kind) => ({ item, kind, submission })) : [];
     });
+    const results = await Promise.allSettled(emails.map(({ kind, submission }) => sending(() => send(kind, submission))));
+    const failed = emails.flatMap(({ item, kind }, i) => {
+      const result = results[i]!;
+      return result.status === 'rejected' ? [{ item, kind, error: result.reason as unknown }] : [];
+    });
+    const sent = emails.length - failed.length;
     if (failed.length === 0) return;
-    if (failed.length === kinds.length) throw failed[0]!.error;
-    const source = job ? `job-${job.id}` : `submission-${data.submissionId}`;
-    const went = await deps.queue.enqueueContinuation<EmailJob>(
-      QUEUE.emailSend,
-      job?.retryCount ?? 0,
-      failed.map(({ kind }) => ({ data: { kind, submissionId: data.submissionId }, id: derivedJobId(source, kind) })),
-    );
-    const message = went === 'retry' ? 'email failed: retried as a job of its own' : 'email failed on its last try: moved to the dead letter queue';
-    for (const { kind, error } of failed) logger.warn({ queue: QUEUE.emailSend, kind, error: errorKind(error) }, message);
+    if (sent === 0) throw failed[0]!.error;
+    await continueFailed(deps.queue, data, job, failed);
   };
+}
+
+/** The emails of a job that failed while others were sent: one job holding them alone, carrying on the job's retries. */
+async function continueFailed(
+  queue: EmailJobDeps['queue'],
+  data: EmailJob,
+  job: Pick<Job<EmailJob>, 'id' | 'retryCount'> | undefined,
+  failed: { item: SubmissionEmails; kind: SubmissionEmailKind; error: unknown }[],
+): Promise<void> {
+  const items = new Map<number, SubmissionEmails>();
+  for (const { item, kind } of failed) {
+    const left = items.get(item.submissionId) ?? { submissionId: item.submissionId, kinds: [], ...(item.traceparent ? { traceparent: item.traceparent } : {}) };
+    left.kinds.push(kind);
+    items.set(item.submissionId, left);
+  }
+  const which = [...items.values()].map((item) => `${item.submissionId}:${item.kinds.join('+')}`).join(',');
+  const source = job ? `job-${job.id}` : `${data.kind}-${which}`;
+  const went = await queue.enqueueContinuation<EmailJob>(QUEUE.emailSend, job?.retryCount ?? 0, [
+    { data: { kind: 'submission_emails', items: [...items.values()] }, id: derivedJobId(source, which) },
+  ]);
+  const message = went === 'retry' ? 'email failed: retried in a job of the emails that failed' : 'email failed on its last try: moved to the dead letter queue';
+  for (const { kind, error } of failed) logger.warn({ queue: QUEUE.emailSend, kind, error: errorKind(error) }, message);
 }
 
 /** What an ingest email shows of its submission, form and account. */

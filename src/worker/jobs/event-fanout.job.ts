@@ -3,7 +3,18 @@ import type { SqlTransaction } from '../../infra/db-driver.js';
 import type { Submission } from '../../generated/prisma/client.js';
 import type { RawBuilder } from 'kysely';
 import { rawStatement, sql, sqlBuilder } from '../../infra/sql.js';
-import { confirmationRecipient, deliveryGroup, derivedJobId, messageIdFor, type EmailJob, type EventJob, type SubmissionEmailKind, type WebhookDeliveryJob } from '../../domain/webhooks/events.service.js';
+import {
+  confirmationRecipient,
+  deliveryGroup,
+  derivedJobId,
+  EMAIL_JOB_SUBMISSIONS,
+  messageIdFor,
+  type EmailJob,
+  type EventJob,
+  type SubmissionEmailKind,
+  type SubmissionEmails,
+  type WebhookDeliveryJob,
+} from '../../domain/webhooks/events.service.js';
 import { QUEUE, type JobQueue } from '../../infra/jobs.js';
 import type { PhiCipher } from '../../infra/phi-crypto.js';
 import { readFormData } from '../../domain/submissions/submissions.service.js';
@@ -96,30 +107,43 @@ export function targetsSql(events: RawBuilder<unknown>) {
     LEFT JOIN sub ON sub."id" = evt."submissionId" AND sub."formId" = evt."formId"`);
 }
 
-/** The ingest emails of a submission's event, as ONE job (null when it has none). */
-function emailsOf(targets: EventTargets, phi: PhiCipher): { job: EmailJob; count: number } | null {
+/** The ingest emails of a submission's event (null when it has none). */
+function emailsOf(targets: EventTargets, phi: PhiCipher): SubmissionEmails | null {
   const { submissionId } = targets;
   if (submissionId === null) return null;
   const kinds: SubmissionEmailKind[] = [];
   if (confirmationRecipient(targets.fields, readFormData(phi, targets))) kinds.push('submission_confirmation');
   if (targets.ownerEmail) kinds.push('submission_notification');
-  return kinds.length ? { job: { kind: 'submission_emails', submissionId, kinds }, count: kinds.length } : null;
+  return kinds.length ? { submissionId, kinds, traceparent: targets.traceparent ?? null } : null;
+}
+
+/**
+ * The emails of a batch of events as `submission_emails` jobs of up to EMAIL_JOB_SUBMISSIONS submissions each, in the
+ * events' order. A job's id is derived from its events' ids: a re-run of the same batch (an `event.fanout` batch
+ * whose worker died after its commit) inserts nothing twice.
+ */
+function emailJobs(emails: { eventId: string; item: SubmissionEmails }[]): { data: EmailJob; id: string }[] {
+  const jobs: { data: EmailJob; id: string }[] = [];
+  for (let i = 0; i < emails.length; i += EMAIL_JOB_SUBMISSIONS) {
+    const chunk = emails.slice(i, i + EMAIL_JOB_SUBMISSIONS);
+    jobs.push({ data: { kind: 'submission_emails', items: chunk.map(({ item }) => item) }, id: derivedJobId(chunk.map(({ eventId }) => eventId).join(','), 'submission_emails') });
+  }
+  return jobs;
 }
 
 export interface FanoutResult {
   deliveries: number;
-  /** Emails to send (not jobs: a submission's emails are one job). */
+  /** Emails to send (not jobs: a job holds both emails of each of up to EMAIL_JOB_SUBMISSIONS submissions). */
   emails: number;
 }
 
 /**
  * Fans out events read with their targets (targetsSql) inside `tx`, in a fixed number of statements whatever their
- * number: the deliveries, their jobs and the emails' jobs (one per submission, whatever its number of emails).
+ * number: the deliveries, their jobs and the emails' jobs (one per EMAIL_JOB_SUBMISSIONS submissions, each with both its emails).
  */
 export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, events: readonly EventTargets[]): Promise<FanoutResult> {
   const rows: { event: EventJob; subscriptionId: number | null }[] = [];
-  const emails: { data: EmailJob; id: string; traceparent: string | null }[] = [];
-  let emailCount = 0;
+  const emails: { eventId: string; item: SubmissionEmails }[] = [];
   for (const targets of events) {
     // An event whose form is gone (its account was deleted): nobody is left to tell.
     if (!targets.formFound) continue;
@@ -128,11 +152,8 @@ export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, e
     if (event.payload.type === 'submission.created' && targets.submissionId === null) continue;
     for (const id of targets.subscriptionIds) rows.push({ event, subscriptionId: Number(id) });
     if (targets.hasWebhookUrl) rows.push({ event, subscriptionId: null });
-    const email = emailsOf(targets, deps.phi);
-    if (email) {
-      emails.push({ data: email.job, id: derivedJobId(event.payload.id, email.job.kind), traceparent: event.traceparent ?? null });
-      emailCount += email.count;
-    }
+    const item = emailsOf(targets, deps.phi);
+    if (item) emails.push({ eventId: event.payload.id, item });
   }
   const deliveries = rows.length
     ? await tx.sql(
@@ -157,8 +178,8 @@ export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, e
     QUEUE.webhookDelivery,
     deliveries.map((row) => ({ data: { deliveryId: row.id }, group: deliveryGroup(row.subscriptionId, row.formId), traceparent: traceOf.get(row.messageId) ?? null })),
   );
-  await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emails);
-  return { deliveries: deliveries.length, emails: emailCount };
+  await deps.queue.enqueueInTransaction<EmailJob>(tx, QUEUE.emailSend, emailJobs(emails));
+  return { deliveries: deliveries.length, emails: emails.reduce((sum, { item }) => sum + item.kinds.length, 0) };
 }
 
 /** Fans out a batch of queued events inside `tx`: their targets, then fanOutTargets. */

@@ -101,34 +101,38 @@ export interface EventRelayOptions {
   /** The longest wait between failing passes; the wait doubles from `intervalMs` up to it. Default 30 s. */
   maxBackoffMs?: number;
   /**
-   * How long a NOTIFY waits for others before its pass (default RELAY_COALESCE_MS): the events recorded meanwhile go
-   * out in the same pass, one transaction and one job insert per queue, and the jobs they make are fetched and
-   * completed together downstream.
+   * How long the first NOTIFY waits for others before its pass (default RELAY_COALESCE_MS), unless `coalesceEvents`
+   * come sooner: the events recorded meanwhile go out in the same pass, one transaction and one job insert per queue,
+   * and the jobs they make are fetched and completed together downstream.
    */
   coalesceMs?: number;
+  /** NOTIFYs (events recorded, one per inserting statement) that start a pass at once. Default RELAY_COALESCE_EVENTS. */
+  coalesceEvents?: number;
 }
 
 /**
- * Every pass costs the same statements whatever it takes (6, its transaction included), and wakes the delivery and
- * email workers once each, whose fetches, reads and completions are then batched too: the worker's statements and
- * database time per ingest fall with the events a pass takes (docs/operator-guide.md, "Replicas and the worker").
- * 40 ms is what an event may wait more before its deliveries start. At 100 ingests/s a pass then takes ~6 events
- * rather than ~4 (20 ms): the pipeline-cost run's PostgreSQL CPU per ingest 1.3-1.5 ms against 1.4-2.0 ms, while the
- * 300/s runs' acknowledged → received p50 stayed within the machine's noise (52-83 ms against 73-80 ms).
+ * A pass costs the same statements whatever it takes (6, its transaction included), and wakes the delivery and email
+ * workers once each, whose fetches, reads and completions are then batched too: the worker's statements and database
+ * time per ingest fall with the events a pass takes (docs/operator-guide.md, "Replicas and the worker"). So a pass
+ * waits, as a producer's batch does (Kafka's `linger.ms` and `batch.size`), for RELAY_COALESCE_EVENTS events or
+ * RELAY_COALESCE_MS after the first, whichever comes first: a busy outbox goes out as soon as a batch is worth its
+ * statements, a quiet one at most that long after its event. With a fixed 40 ms window a pass at 100 ingests/s took
+ * ~5.5 events; with these, ~10, and at 300 ingests/s a pass starts after ~33 ms, sooner than before.
  */
-export const RELAY_COALESCE_MS = 40;
-
+export const RELAY_COALESCE_MS = 100;
+export const RELAY_COALESCE_EVENTS = 10;
 
 /**
- * Empties the outbox batch after batch whenever an event is recorded (the insert trigger's NOTIFY, heard through
- * the job queue's listener connection), and every `intervalMs` besides (the fallback). A failing pass (the database down,
- * say) waits twice as long as the one before, up to `maxBackoffMs`, so an outage costs a few log lines and queries
- * rather than five a second; the first pass that succeeds goes back to `intervalMs`.
+ * Empties the outbox batch after batch whenever events are recorded (the insert trigger's NOTIFY, heard through the
+ * job queue's listener connection, gathered as above), and every `intervalMs` besides (the fallback). A failing pass
+ * (the database down, say) waits twice as long as the one before, up to `maxBackoffMs`, so an outage costs a few log
+ * lines and queries rather than five a second; the first pass that succeeds goes back to `intervalMs`.
  */
 export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOptions = {}): EventRelay {
   const intervalMs = options.intervalMs ?? 1000;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   const coalesceMs = options.coalesceMs ?? RELAY_COALESCE_MS;
+  const coalesceEvents = options.coalesceEvents ?? RELAY_COALESCE_EVENTS;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let gathering: NodeJS.Timeout | undefined;
@@ -136,6 +140,8 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
   let waitMs = intervalMs;
   let running = false;
   let again = false;
+  /** NOTIFYs heard since the last pass began. */
+  let heard = 0;
   let listener: Promise<{ close(): Promise<void> } | null> = Promise.resolve(null);
 
   const run = (): void => {
@@ -146,6 +152,7 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
       return;
     }
     running = true;
+    heard = 0;
     clearTimeout(timer);
     clearTimeout(gathering);
     gathering = undefined;
@@ -164,18 +171,24 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
       if (stopped) return;
       if (again && waitMs === intervalMs) {
         again = false;
-        soon();
+        gather();
       } else timer = setTimeout(run, waitMs);
     })();
   };
-  /** A NOTIFY: a pass once the events recorded within `coalesceMs` are in too. */
+  /** A pass now when enough events were heard, else once the first of them has waited `coalesceMs`. */
+  const gather = (): void => {
+    if (heard >= coalesceEvents) run();
+    else gathering ??= setTimeout(run, coalesceMs);
+  };
+  /** A NOTIFY: an event recorded. */
   const soon = (): void => {
     if (stopped) return;
+    heard++;
     if (running) {
       again = true;
       return;
     }
-    gathering ??= setTimeout(run, coalesceMs);
+    gather();
   };
   run();
   const listening = deps.queue.boss.getDb();
