@@ -74,9 +74,8 @@ export type EmailJob =
   | { kind: 'webhook_deactivated'; subscriptionId: number; failingSince: string };
 
 /**
- * Submissions per `submission_emails` job: a job's submissions are sent one after another (both emails of each at
- * once), so that a worker's messages in flight stay what its email concurrency allows whatever a job holds, and this
- * bounds how long the last of them waits for the others.
+ * Submissions per `submission_emails` job: a relay pass of more goes out in several jobs, which workers run side by
+ * side (a job's emails are sent together, under the process's EMAILS_IN_FLIGHT: email.job.ts).
  */
 export const EMAIL_JOB_SUBMISSIONS = 10;
 

@@ -157,15 +157,15 @@ function ingestEmailsOf(data: Exclude<EmailJob, { kind: 'webhook_deactivated' }>
 /**
  * The `email.send` handler: reads the submissions at send time (decrypting a PHI form's data in memory).
  *
- * A `submission_emails` job sends all its emails at once, up to EMAILS_IN_FLIGHT in the process, all of them whatever
- * fails. When every email fails it fails, and its retry sends them all again (none was sent). When some fail and others are sent, it
- * succeeds, and the failed ones go on as ONE job holding them alone, with an id derived from this job's and from
- * which emails they are: so the emails sent are never sent again by a retry, and the job run again (its worker died
- * before its completion was written) queues the same left-over job when the same emails failed, which pg-boss then
- * skips; if others failed that time, their job is queued too. Such a re-run sends again what it sent, as a re-run
- * always did (at least once, same Message-ID). A left-over job carries on this job's retries (what is left of them,
- * backing off from where they are): an email has as many tries as the job had, however it was split, and one failed
- * on the job's last try goes to the dead letter.
+ * A `submission_emails` job sends all its emails at once, up to EMAILS_IN_FLIGHT in the process, all of them
+ * whatever fails. When every email fails it fails, and its retry sends them all again (none was sent). When some
+ * fail and others are sent, it succeeds, and the failed ones go on as ONE job holding them alone, with an id derived
+ * from this job's and from which emails they are: so the emails sent are never sent again by a retry, and the job
+ * run again (its worker died before its completion was written) queues the same left-over job when the same emails
+ * failed, which pg-boss then skips; if others failed that time, their job is queued too. Such a re-run sends again
+ * what it sent, as a re-run always did (at least once, same Message-ID). A left-over job carries on this job's
+ * retries (what is left of them, backing off from where they are): an email has as many tries as the job had,
+ * however it was split, and one failed on the job's last try goes to the dead letter.
  */
 export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?: Pick<Job<EmailJob>, 'id' | 'retryCount'>) => Promise<void> {
   const cipher = createPhiCipher(deps.config);
@@ -195,9 +195,8 @@ export function createEmailJobHandler(deps: EmailJobDeps): (data: EmailJob, job?
       const result = results[i]!;
       return result.status === 'rejected' ? [{ item, kind, error: result.reason as unknown }] : [];
     });
-    const sent = emails.length - failed.length;
     if (failed.length === 0) return;
-    if (sent === 0) throw failed[0]!.error;
+    if (failed.length === emails.length) throw failed[0]!.error;
     await continueFailed(deps.queue, data, job, failed);
   };
 }

@@ -139,7 +139,7 @@ export interface FanoutResult {
 
 /**
  * Fans out events read with their targets (targetsSql) inside `tx`, in a fixed number of statements whatever their
- * number: the deliveries, their jobs and the emails' jobs (one per EMAIL_JOB_SUBMISSIONS submissions, each with both its emails).
+ * number: the deliveries, their jobs and the emails' jobs (one per EMAIL_JOB_SUBMISSIONS submissions).
  */
 export async function fanOutTargets(deps: EventFanoutDeps, tx: SqlTransaction, events: readonly EventTargets[]): Promise<FanoutResult> {
   const rows: { event: EventJob; subscriptionId: number | null }[] = [];
