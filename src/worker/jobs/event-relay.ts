@@ -101,9 +101,10 @@ export interface EventRelayOptions {
   /** The longest wait between failing passes; the wait doubles from `intervalMs` up to it. Default 30 s. */
   maxBackoffMs?: number;
   /**
-   * How long the first NOTIFY waits for others before its pass (default RELAY_COALESCE_MS), unless `coalesceEvents`
-   * come sooner: the events recorded meanwhile go out in the same pass, one transaction and one job insert per queue,
-   * and the jobs they make are fetched and completed together downstream.
+   * How long the first NOTIFY of a pass waits for others (default RELAY_COALESCE_MS), unless `coalesceEvents` come
+   * sooner: the events recorded meanwhile go out in the same pass, one transaction and one job insert per queue, and
+   * the jobs they make are fetched and completed together downstream. Only while the outbox is busy: half of
+   * `coalesceEvents` heard within it.
    */
   coalesceMs?: number;
   /** NOTIFYs (events recorded, one per inserting statement) that start a pass at once. Default RELAY_COALESCE_EVENTS. */
@@ -113,11 +114,13 @@ export interface EventRelayOptions {
 /**
  * A pass costs the same statements whatever it takes (6, its transaction included), and wakes the delivery and email
  * workers once each, whose fetches, reads and completions are then batched too: the worker's statements and database
- * time per ingest fall with the events a pass takes (docs/operator-guide.md, "Replicas and the worker"). So a pass
- * waits, as a producer's batch does (Kafka's `linger.ms` and `batch.size`), for RELAY_COALESCE_EVENTS events or
- * RELAY_COALESCE_MS after the first, whichever comes first: a busy outbox goes out as soon as a batch is worth its
- * statements, a quiet one at most that long after its event. With a fixed 40 ms window a pass at 100 ingests/s took
- * ~5.5 events; with these, ~10, and at 300 ingests/s a pass starts after ~33 ms, sooner than before.
+ * time per ingest fall with the events a pass takes (docs/operator-guide.md, "Replicas and the worker"). So while
+ * events come close together, a pass waits, as a producer's batch does (Kafka's `linger.ms` and `batch.size`), for
+ * RELAY_COALESCE_EVENTS events or RELAY_COALESCE_MS after the first, whichever comes first: a busy outbox goes out as
+ * soon as a batch is worth its statements. With a fixed 40 ms window a pass at 100 ingests/s took ~5.5 events; with
+ * these, ~10, and at 300 ingests/s a pass starts after ~33 ms. Waiting pays only where it gathers: a pass waits only
+ * while half a batch (RELAY_COALESCE_EVENTS / 2) was heard within RELAY_COALESCE_MS, ~50 events a second; a quieter
+ * outbox relays each event at once, as its webhook's latency matters more there than a few statements.
  */
 export const RELAY_COALESCE_MS = 100;
 export const RELAY_COALESCE_EVENTS = 10;
@@ -142,6 +145,11 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
   let again = false;
   /** NOTIFYs heard since the last pass began. */
   let heard = 0;
+  /** When the last NOTIFYs were heard (performance.now()), as many as make the outbox busy. */
+  const busyCount = Math.max(1, Math.ceil(coalesceEvents / 2));
+  const recent: number[] = [];
+  /** Half a batch heard within the window: waiting will gather. */
+  const busy = (): boolean => recent.length === busyCount && performance.now() - recent[0]! < coalesceMs;
   let listener: Promise<{ close(): Promise<void> } | null> = Promise.resolve(null);
 
   const run = (): void => {
@@ -175,15 +183,17 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
       } else timer = setTimeout(run, waitMs);
     })();
   };
-  /** A pass now when enough events were heard, else once the first of them has waited `coalesceMs`. */
+  /** A pass now when enough events were heard or the outbox is quiet, else once the first has waited `coalesceMs`. */
   const gather = (): void => {
-    if (heard >= coalesceEvents) run();
+    if (heard >= coalesceEvents || !busy()) run();
     else gathering ??= setTimeout(run, coalesceMs);
   };
   /** A NOTIFY: an event recorded. */
   const soon = (): void => {
     if (stopped) return;
     heard++;
+    recent.push(performance.now());
+    if (recent.length > busyCount) recent.shift();
     if (running) {
       again = true;
       return;
