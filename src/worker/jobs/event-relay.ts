@@ -145,8 +145,9 @@ export function startEventRelay(deps: EventFanoutDeps, options: EventRelayOption
   let again = false;
   /** NOTIFYs heard since the last pass began. */
   let heard = 0;
-  /** When the last NOTIFYs were heard (performance.now()), as many as make the outbox busy. */
+  /** NOTIFYs within `coalesceMs` that make the outbox busy: half a batch. */
   const busyCount = Math.max(1, Math.ceil(coalesceEvents / 2));
+  /** When the last `busyCount` NOTIFYs were heard (performance.now()), oldest first. */
   const recent: number[] = [];
   /** Half a batch heard within the window: waiting will gather. */
   const busy = (): boolean => recent.length === busyCount && performance.now() - recent[0]! < coalesceMs;
