@@ -98,19 +98,24 @@ const pgTypes = {
 
 /**
  * Statements are prepared once per connection under a name derived from their text, so PostgreSQL parses and
- * plans the hot ones once instead of on every request. The texts come from a fixed set of templates; past
- * `MAX_NAMED` distinct texts (a template with a variable number of placeholders would be a bug) they run unnamed.
+ * plans the hot ones once instead of on every request. The texts come from a fixed set of templates; past `max`
+ * distinct texts (a template with a variable number of placeholders would be a bug) they run unnamed, so that a
+ * connection's prepared statements stay bounded. Each set of texts has its own names (the service's statements,
+ * the job queue's): one cannot use up the other's.
  */
-const MAX_NAMED = 500;
-const names = new Map<string, string>();
-function statementName(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) {
-    name = `wg_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-    names.set(text, name);
-  }
-  return name;
+export function statementNames(prefix: string, max: number): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < max) {
+      name = `${prefix}_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
 }
+
+const statementName = statementNames('wg', 500);
 
 type PgQueryable = Pick<pg.PoolClient, 'query'> | Pick<pg.Pool, 'query'>;
 

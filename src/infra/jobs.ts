@@ -50,6 +50,8 @@ export interface JobQueueOptions {
   db: Database;
   /** Required when `db` is PostgreSQL: pg-boss keeps its own small pool (and a LISTEN connection). */
   databaseUrl: string | null;
+  /** `transaction`: databaseUrl is a pooler in transaction mode, so pg-boss's statements are not prepared by name. */
+  databasePooler?: 'none' | 'transaction';
   /** Where the LISTEN connection goes (never through a pooler). Default: databaseUrl. */
   directDatabaseUrl?: string | null;
   /** pg-boss's pool on PostgreSQL (config `jobQueuePoolSize`). Default 4. */
@@ -151,6 +153,7 @@ export class JobQueue {
         directConnectionString: options.directDatabaseUrl ?? options.databaseUrl,
         max: options.poolSize ?? 4,
         application_name: 'widgets-gateway-jobs',
+        namedStatements: options.databasePooler !== 'transaction',
       });
       boss = new PgBoss({ ...common, db: jobDb });
     }
@@ -339,8 +342,9 @@ async function settleEach<T extends object>(queue: QueueName, jobs: Job<T>[], ha
 }
 
 /** The queue's connection settings from the process's configuration. */
-export const queueConnections = (config: Pick<Config, 'databaseUrl' | 'directDatabaseUrl' | 'jobQueuePoolSize' | 'logJobs'>) => ({
+export const queueConnections = (config: Pick<Config, 'databaseUrl' | 'databasePooler' | 'directDatabaseUrl' | 'jobQueuePoolSize' | 'logJobs'>) => ({
   databaseUrl: config.databaseUrl,
+  databasePooler: config.databasePooler,
   directDatabaseUrl: config.directDatabaseUrl,
   poolSize: config.jobQueuePoolSize,
   logJobs: config.logJobs,

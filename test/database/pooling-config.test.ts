@@ -5,6 +5,7 @@ import { createTestDatabase, hasPostgres } from '../support/database.js';
 import { openDatabase, type Database } from '../../src/infra/db.js';
 import { killHard, startProcess } from '../chaos/processes.js';
 import { rawStatement, sql, sqlBuilder } from '../../src/infra/sql.js';
+import { QUEUE, startJobQueue } from '../../src/infra/jobs.js';
 
 const base = { SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgresql://127.0.0.1/x' };
 
@@ -53,6 +54,34 @@ describe.runIf(hasPostgres)('DATABASE_POOLER=transaction on PostgreSQL', () => {
     expect(await named('none')).toBeGreaterThan(0);
     await template.close();
   });
+
+  it("prepares none of the job queue's statements either; with the default, its fetches are named and served again", async () => {
+    const template = await createTestDatabase();
+    const named = async (pooler: 'none' | 'transaction'): Promise<{ prepared: number; fetched: number }> => {
+      const db = await openDatabase({ databaseUrl: template.url, dataDir: '', databasePooler: pooler, databasePoolSize: 1 });
+      const queue = await startJobQueue({ db, databaseUrl: template.url, databasePooler: pooler, poolSize: 1, listen: false, schedule: false });
+      try {
+        let fetched = 0;
+        for (let round = 0; round < 2; round++) {
+          await queue.boss.send(QUEUE.verificationLapse, { round });
+          const jobs = await queue.boss.fetch(QUEUE.verificationLapse, { batchSize: 5 });
+          fetched += jobs.length;
+          await queue.boss.complete(QUEUE.verificationLapse, jobs.map((job) => job.id));
+        }
+        // pg-boss's pool holds one connection: its prepared statements are the ones JobQueueDb named.
+        const { rows } = await queue.boss.getDb().executeSql(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'wg_jobs_%'`);
+        return { prepared: (rows[0] as { n: number }).n, fetched };
+      } finally {
+        await queue.stop();
+        await db.close();
+      }
+    };
+    expect(await named('transaction')).toEqual({ prepared: 0, fetched: 2 });
+    const direct = await named('none');
+    expect(direct.fetched).toBe(2);
+    expect(direct.prepared).toBeGreaterThan(0);
+    await template.close();
+  }, 30_000);
 });
 
 describe.runIf(hasPostgres)('a gateway\'s main pool (holdPoolOpen, src/main.ts)', () => {
