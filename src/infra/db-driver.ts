@@ -103,24 +103,37 @@ const pgTypes = {
  * connection's prepared statements stay bounded. Each set of texts has its own names (the service's statements,
  * the job queue's): one cannot use up the other's.
  */
-export function statementNames(prefix: string, max: number): (text: string) => string | undefined {
-  const names = new Map<string, string>();
-  return (text) => {
-    let name = names.get(text);
-    if (name === undefined && names.size < max) {
-      name = `${prefix}_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-      names.set(text, name);
+export class StatementNames {
+  /** null: a text that runs unnamed from now on (`unname`). */
+  private readonly names = new Map<string, string | null>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly max: number,
+  ) {}
+
+  /** The name `text` is prepared under; undefined: run it unnamed. */
+  of(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.max) {
+      name = `${this.prefix}_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+      this.names.set(text, name);
     }
-    return name;
-  };
+    return name ?? undefined;
+  }
+
+  /** Runs `text` unnamed from now on. */
+  unname(text: string): void {
+    this.names.set(text, null);
+  }
 }
 
-const statementName = statementNames('wg', 500);
+const statementNames = new StatementNames('wg', 500);
 
 type PgQueryable = Pick<pg.PoolClient, 'query'> | Pick<pg.Pool, 'query'>;
 
 async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unknown[], named: boolean): Promise<Row[]> {
-  const name = named ? statementName(text) : undefined;
+  const name = named ? statementNames.of(text) : undefined;
   const result = await on.query({ ...(name && { name }), text, values: driverValues(values), types: pgTypes });
   return result.rows as Row[];
 }

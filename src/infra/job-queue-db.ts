@@ -1,6 +1,6 @@
 import PgBossDb from 'pg-boss/dist/db.js';
 import type pg from 'pg';
-import { statementNames } from './db-driver.js';
+import { StatementNames } from './db-driver.js';
 
 type Listen = PgBossDb['listen'];
 type ListenHandle = Awaited<ReturnType<Listen>>;
@@ -34,7 +34,14 @@ export interface JobQueueDbOptions {
  * all. Planning them was most of their cost: its delivery fetch took 0.6-0.75 ms of PostgreSQL CPU unnamed and
  * 0.075-0.1 ms prepared (the email fetch 0.2-0.4 and 0.025-0.125), on a queue the pipeline-cost bench had used.
  */
-const jobStatementName = statementNames('wg_jobs', 200);
+const jobStatementNames = new StatementNames('wg_jobs', 200);
+
+/**
+ * `cached plan must not change result type`: a table under a prepared statement changed its columns since (a newer
+ * release's pg-boss migrated its schema while this process runs, and some of its statements return `*`). Nothing
+ * ran: PostgreSQL checks before it executes.
+ */
+const PLAN_RESULT_CHANGED = '0A000';
 
 /**
  * pg-boss's own database access with its LISTEN connection split off: statements go through its pool (a pooler in
@@ -67,9 +74,18 @@ export class JobQueueDb extends PgBossDb {
    * more); one without, as pg-boss sends it (its set-up scripts hold several statements).
    */
   override async executeSql(text: string, values?: unknown[]): Promise<pg.QueryResult> {
-    const name = this.namedStatements && values?.length ? jobStatementName(text) : undefined;
-    // pg-boss's Db opens its pool in open() and types it private; executeSql is the one place it is shared.
-    return name ? (this as unknown as { pool: pg.Pool }).pool.query({ name, text, values }) : super.executeSql(text, values);
+    const name = this.namedStatements && values?.length ? jobStatementNames.of(text) : undefined;
+    if (!name) return super.executeSql(text, values);
+    try {
+      // pg-boss's Db opens its pool in open() and types it private; executeSql is the one place it is shared.
+      return await (this as unknown as { pool: pg.Pool }).pool.query({ name, text, values });
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== PLAN_RESULT_CHANGED) throw error;
+      // The name is stale on this process's connections: the text runs unnamed from now on (the next release's
+      // process prepares it afresh).
+      jobStatementNames.unname(text);
+      return super.executeSql(text, values);
+    }
   }
 
   override async open(): Promise<void> {

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/infra/db.js';
 import { killHard, startProcess } from '../chaos/processes.js';
 import { rawStatement, sql, sqlBuilder } from '../../src/infra/sql.js';
 import { QUEUE, startJobQueue } from '../../src/infra/jobs.js';
+import { JobQueueDb } from '../../src/infra/job-queue-db.js';
 
 const base = { SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgresql://127.0.0.1/x' };
 
@@ -82,6 +83,26 @@ describe.runIf(hasPostgres)('DATABASE_POOLER=transaction on PostgreSQL', () => {
     expect(direct.prepared).toBeGreaterThan(0);
     await template.close();
   }, 30_000);
+
+  it("runs a job-queue statement unnamed once a migration changed the columns it returns, instead of failing it", async () => {
+    const template = await createTestDatabase();
+    const url = template.url!;
+    const jobDb = new JobQueueDb({ connectionString: url, directConnectionString: url, max: 1, application_name: 'wg-plan-changed', namedStatements: true });
+    await jobDb.open();
+    try {
+      await jobDb.executeSql('CREATE TABLE plan_changed (id int)');
+      await jobDb.executeSql('INSERT INTO plan_changed VALUES (1)');
+      const text = 'SELECT * FROM plan_changed WHERE id = $1';
+      expect((await jobDb.executeSql(text, [1])).rows).toEqual([{ id: 1 }]);
+      // A newer release's pg-boss adds a column while this process holds the statement prepared.
+      await jobDb.executeSql('ALTER TABLE plan_changed ADD COLUMN note text');
+      expect((await jobDb.executeSql(text, [1])).rows).toEqual([{ id: 1, note: null }]);
+      expect((await jobDb.executeSql(text, [1])).rows).toEqual([{ id: 1, note: null }]);
+    } finally {
+      await jobDb.close();
+      await template.close();
+    }
+  });
 });
 
 describe.runIf(hasPostgres)('a gateway\'s main pool (holdPoolOpen, src/main.ts)', () => {
