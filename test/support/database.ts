@@ -58,7 +58,8 @@ async function dropDatabase(databaseUrl: string, url: string): Promise<void> {
  * A clean, migrated database for one test file: a clone of the template on PostgreSQL (DATABASE_URL),
  * otherwise an in-memory PGlite loaded from the migrated dump made in global setup.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `poolSize`: the main pool's connections on PostgreSQL (a test that needs every statement on one connection: 1). */
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   const queries: string[] = [];
   const onQuery = (sql: string): void => {
     queries.push(sql);
@@ -68,7 +69,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   let url: string | null = null;
   if (serverUrl) {
     url = await cloneTemplate(serverUrl);
-    db = await openDatabase({ databaseUrl: url, dataDir: '', onQuery });
+    db = await openDatabase({ databaseUrl: url, dataDir: '', onQuery, ...(options.poolSize && { databasePoolSize: options.poolSize }) });
   } else {
     const dump = readFileSync(inject('pgliteTemplate'));
     const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });

@@ -190,6 +190,13 @@ export interface PhiSetting {
   phi?: boolean;
 }
 
+/**
+ * The columns of `f` a write reads (the row it locks, the row it wrote): FORM_COLUMNS', the id and the write-only
+ * webhookUrl. Named, never `*`: a column a migration adds must not change what a prepared statement returns
+ * (test/database/rolling-migration.test.ts).
+ */
+const WRITTEN_COLUMNS = (['id', 'webhookUrl', ...FORM_COLUMNS.filter((column) => column !== 'hostname')] as const).map((column) => `f.${column}` as const);
+
 /** Writes the row and reads it back with its domain, in ONE statement. */
 async function writtenForm(tx: SqlTransaction, write: InsertQueryBuilder<DB, 'Form', InsertResult> | UpdateQueryBuilder<DB, 'Form', 'Form', UpdateResult>): Promise<FormWithSite> {
   const [row] = await tx.sql(
@@ -197,7 +204,7 @@ async function writtenForm(tx: SqlTransaction, write: InsertQueryBuilder<DB, 'Fo
       .with('written', () => write.returningAll())
       .selectFrom('written as f')
       .leftJoin('Site as s', 's.id', 'f.siteId')
-      .selectAll('f')
+      .select(WRITTEN_COLUMNS)
       .select('s.hostname'),
   );
   if (!row) throw notFound('form');
@@ -316,7 +323,7 @@ async function lockedFormOrThrow(tx: SqlTransaction, accountId: number, id: numb
   let query = sqlBuilder
     .selectFrom('Form as f')
     .leftJoin('Site as s', 's.id', 'f.siteId')
-    .selectAll('f')
+    .select(WRITTEN_COLUMNS)
     .select('s.hostname')
     .where('f.id', '=', id)
     .where('f.accountId', '=', accountId);

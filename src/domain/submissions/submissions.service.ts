@@ -232,9 +232,17 @@ export async function newestSubmissionsOfForms(db: SqlExecutor, formIds: readonl
   return rows as (Omit<Submission, 'formData'> & { formData: unknown })[] as Submission[];
 }
 
-/** One submission of the account: every column, mapped as the list's rows are (submissionOf). */
+/**
+ * One submission of the account: every column a read carries (named, never `*`: a column a migration adds must not
+ * change what a prepared statement returns, test/database/rolling-migration.test.ts), mapped as the list's rows are
+ * (submissionOf).
+ */
 const submissionById = preparedQuery((_shape: null, values: { accountId: number; id: number }) =>
-  sqlBuilder.selectFrom('Submission').selectAll().where('id', '=', values.id).where('accountId', '=', values.accountId),
+  sqlBuilder
+    .selectFrom('Submission as s')
+    .select(submissionColumns({ formData: true, sourceDomain: true }))
+    .where('s.id', '=', values.id)
+    .where('s.accountId', '=', values.accountId),
 );
 
 async function findSubmission(db: SqlExecutor, accountId: number, id: number): Promise<Submission> {
