@@ -45,7 +45,7 @@ const PLAN_RESULT_CHANGED = '0A000';
 
 /**
  * pg-boss's own database access with its LISTEN connection split off: statements go through its pool (a pooler in
- * transaction mode serves them: pg-boss prepares nothing under a name and keeps no session state between them), the
+ * transaction mode serves them: pg-boss keeps no session state between them, and they are named only without one), the
  * listener goes to PostgreSQL directly, because a pooler in transaction mode hands the session that ran LISTEN to
  * other clients and the registration is lost. pg-boss's own listener code is kept (heartbeat, reconnect, recovery
  * of missed notifications): it runs on a second pg-boss Db whose pool is never used.
