@@ -11,10 +11,17 @@ import { COMPILER_OPTIONS } from '../execution/operations.js';
  * omitted, and `$__proto__` replaces the coerced object's prototype, so that omitted variables read whatever the
  * client put there, past their types. A document declaring such a name runs on graphql-js, which checks own
  * properties. The REST facade's operations declare fixed, ordinary names.
+ *
+ * Subscriptions run on graphql-js too: graphql-jit (0.8) hands a subscription field's `subscribe` the operation's
+ * variables as its arguments, so `events(type: "form.created")` reached it with no `type` (a variable named `$type`
+ * only worked by coincidence). A subscription is compiled for a stream that lasts; graphql-js costs nothing there.
  */
 export function useJit() {
-  return useGraphQlJit(COMPILER_OPTIONS, { enableIf: ({ document }) => isJitSafe(document) });
+  return useGraphQlJit(COMPILER_OPTIONS, { enableIf: ({ document }) => isJitSafe(document) && !isSubscription(document) });
 }
+
+const isSubscription = (document: DocumentNode): boolean =>
+  document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'subscription');
 
 const jitSafe = new WeakMap<DocumentNode, boolean>();
 

@@ -287,6 +287,28 @@ describe('subscription { events } over server-sent events', () => {
     expect(formsOnly.results).toStrictEqual([expected[1]]);
   });
 
+  it('filters by a literal type argument, and by a variable of any name; an unknown type is validation_failed', async () => {
+    const subscribeTo = async (query: string, variables: Record<string, unknown> = {}) => {
+      const client = await SseClient.open(`${baseUrl}/graphql`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      clients.push(client);
+      return client;
+    };
+    const literal = await subscribeTo('subscription { events(type: "form.updated") { type } }');
+    const renamedVariable = await subscribeTo('subscription Live($kind: String) { events(type: $kind) { type } }', { kind: 'form.updated' });
+    await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(2);
+    await ingest('Ada');
+    await rename('Renamed');
+    await literal.waitForEvents(1);
+    await renamedVariable.waitForEvents(1);
+    // The submission.created written first would have come first: only the form.updated did.
+    expect(literal.results).toStrictEqual([{ data: { events: { type: 'form.updated' } } }]);
+    expect(renamedVariable.results).toStrictEqual([{ data: { events: { type: 'form.updated' } } }]);
+
+    const bogus = await subscribeTo('subscription { events(type: "bogus") { type } }');
+    await bogus.waitForEvents(1);
+    expect(bogus.results).toMatchObject([{ errors: [{ extensions: { code: 'validation_failed', fields: [{ field: 'type' }] } }] }]);
+  });
+
   it('shares the cap of 5 with the REST streams, and gives the slot back when the client goes away', async () => {
     const rest = await Promise.all(Array.from({ length: 4 }, () => open()));
     const remaining = async (): Promise<number> => (await t.request('GET', '/v1/rate_limit', { key })).body.remaining;
