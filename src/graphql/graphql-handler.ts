@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { describeError, logger } from '../infra/log.js';
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphiql-page.js';
-import { authenticateGraphQL, useResponseHeaders, type GraphQLServerContext } from './use-api-key-auth.js';
+import { useGate, useResponseHeaders, type GraphQLServerContext } from './use-api-key-auth.js';
 import { createGraphQLErrorLog } from './use-error-log.js';
 import { useAnswerCache } from './use-answer-cache.js';
 import { useCost } from './use-cost.js';
@@ -57,8 +57,9 @@ export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context
     maskedErrors: { maskError: errorLog.maskError },
     renderGraphiQL: renderGraphiQLPage,
     graphiql: GRAPHIQL_OPTIONS,
-    context: ({ requestContext, request }) => authenticateGraphQL({ requestContext, request }),
-    plugins: [useRequestShape(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics(), useAnswerCache(schema, answerCacheBytes)],
+    // The gate admitted the request before it was parsed (useGate): its context is the request's.
+    context: ({ requestContext }) => requestContext,
+    plugins: [useRequestShape(), useGate(), useRequestLimits(), useJit(), useCost(schema), useResponseHeaders(), useGraphiQLPageHeaders(), errorLog.plugin, useOperationMetrics(), useAnswerCache(schema, answerCacheBytes)],
   });
   return { handle: async (request, context) => yoga.fetch(request, { requestContext: context }) };
 }

@@ -94,9 +94,9 @@ function asJsonInputError(error: unknown, source: string): AppError | null {
 }
 
 /**
- * Limits on /graphql input that hold before any auth work (Yoga parses and validates before it builds the
- * context): the body's size (MAX_BODY_BYTES, as v1's), the document's size and nesting, and the nesting of
- * variables (the JSON scalar hands them on as they came, e.g. to formData's size check).
+ * Limits on /graphql input, checked once the key is admitted (useGate) and before anything is parsed: the body's size
+ * (MAX_BODY_BYTES, as v1's), the document's size and nesting, and the nesting of variables (the JSON scalar hands them
+ * on as they came, e.g. to formData's size check).
  */
 export function useRequestLimits(): Plugin {
   return {

@@ -1,4 +1,4 @@
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { isPlainObject } from '../domain/validation.js';
 import { AppError, type FieldProblem } from '../errors.js';
@@ -50,6 +50,7 @@ export function useRequestShape(): Plugin {
     onParse() {
       return ({ result, context }) => {
         const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
+        if (result instanceof GraphQLError) documentRefused(result);
         if (!request || result instanceof Error) return;
         const operation = getOperationAST(result, params?.operationName);
         if (!operation) {
@@ -59,6 +60,11 @@ export function useRequestShape(): Plugin {
         if (request.method === 'GET' && operation.operation === 'mutation') {
           throw new AppError('method_not_allowed', {}, { message: 'A mutation must be sent with POST', headers: { Allow: 'POST' }, requestLevel: true });
         }
+      };
+    },
+    onValidate() {
+      return ({ valid, result }) => {
+        if (!valid) for (const error of result) documentRefused(error);
       };
     },
     onExecute() {
@@ -71,6 +77,20 @@ export function useRequestShape(): Plugin {
       };
     },
   };
+}
+
+/**
+ * A document that does not parse or validate is input that does not fit: v1's `validation_failed`, naming the `query`
+ * parameter with GraphQL's own message (its `locations` stay), where Yoga would say GRAPHQL_PARSE_FAILED or
+ * GRAPHQL_VALIDATION_FAILED (decisions §5: a GraphQL error's code is the v1 code). A code a rule set itself
+ * (`query_too_complex`) stays. Yoga adds the status after (GraphQL over HTTP: 200 to an application/json client,
+ * 400 to application/graphql-response+json).
+ */
+function documentRefused(error: GraphQLError): void {
+  const extensions = error.extensions as Record<string, unknown>;
+  if (extensions.code !== undefined) return;
+  extensions.code = 'validation_failed';
+  extensions.fields = [{ field: 'query', message: error.message } satisfies FieldProblem];
 }
 
 /**

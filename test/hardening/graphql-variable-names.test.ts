@@ -56,7 +56,7 @@ describe('POST /graphql variables named like Object.prototype members', () => {
         {
           message: 'The variable name $__proto__ is not supported; choose another name',
           locations: [{ line: 1, column: 10 }],
-          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          extensions: { code: 'validation_failed', fields: [{ field: 'query', message: 'The variable name $__proto__ is not supported; choose another name' }] },
         },
       ],
     });
