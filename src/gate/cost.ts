@@ -26,7 +26,13 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/pagination.js';
  */
 
 /** How many elements a list is expected to hold: its `limit` argument (a literal or a variable) or its default. */
-type ListSize = { fixed: number } | { variable: string; fallback: number };
+type ListSize =
+  | { fixed: number }
+  /**
+   * A variable's value; `omitted`: the variable's own default, else the field's (a variable left out). A variable sent
+   * as null is an explicit null argument, which no default replaces: the field's own fallback then (`fallback`).
+   */
+  | { variable: string; omitted: number; fallback: number };
 
 /** An object-typed field of the selection, by response key (aliases are separate keys, each counted). */
 export interface CostNode {
@@ -62,7 +68,7 @@ const clampLimit = (value: unknown, fallback: number): number => {
 type VariableDefaults = Map<string, number>;
 
 function literalLimit(value: ValueNode, fallback: number, defaults: VariableDefaults): ListSize {
-  if (value.kind === Kind.VARIABLE) return { variable: value.name.value, fallback: clampLimit(defaults.get(value.name.value), fallback) };
+  if (value.kind === Kind.VARIABLE) return { variable: value.name.value, omitted: clampLimit(defaults.get(value.name.value), fallback), fallback: clampLimit(undefined, fallback) };
   if (value.kind === Kind.INT) return { fixed: clampLimit(Number(value.value), fallback) };
   return { fixed: clampLimit(undefined, fallback) };
 }
@@ -173,8 +179,10 @@ export function planCost(schema: GraphQLSchema, document: DocumentNode, operatio
   return { kind: 'query', nodes: planFields({ schema, fragments, defaults }, root, counted, null) };
 }
 
-const sizeOf = (list: ListSize, variables: Record<string, unknown> | null | undefined): number =>
-  'fixed' in list ? list.fixed : clampLimit(variables?.[list.variable], list.fallback);
+const sizeOf = (list: ListSize, variables: Record<string, unknown> | null | undefined): number => {
+  if ('fixed' in list) return list.fixed;
+  return variables && Object.hasOwn(variables, list.variable) ? clampLimit(variables[list.variable], list.fallback) : list.omitted;
+};
 
 function requestedObjects(nodes: readonly CostNode[], variables: Record<string, unknown> | null | undefined): number {
   let total = 0;

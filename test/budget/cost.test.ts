@@ -49,6 +49,16 @@ describe('a forms page with nested newest submissions', () => {
     expect(requestedPoints(p, {})).toBe(1);
   });
 
+  it("uses a variable's default only when the variable is left out: sent as null, the field's own default", () => {
+    const p = plan('query($l: Int = 100) { forms(limit: $l) { pagination { limit } data { latestSubmissions(limit: 9) { id } } } }');
+    // Omitted: 1 + 1 + 100 × (1 + 9) = 1002 objects, 2 points.
+    expect(objectsOf(p, {})).toBe(2 + 100 * 10);
+    // null: the argument is null, which runs at the field's default of 20 (no default replaces an explicit null).
+    expect(objectsOf(p, { l: null })).toBe(2 + 20 * 10);
+    expect(requestedPoints(p, { l: null })).toBe(1);
+    expect(objectsOf(p, { l: 7 })).toBe(2 + 7 * 10);
+  });
+
   it('charges what came back: every object and list element, nulls and scalars free', () => {
     const p = plan(query);
     const data = {
