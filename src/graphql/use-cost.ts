@@ -5,7 +5,7 @@ import type { GraphQLServerContext } from './use-api-key-auth.js';
 import { cachedActual } from './use-answer-cache.js';
 import { AppError } from '../errors.js';
 import { actualPoints, createCostPlanCache, requestedPoints } from '../gate/cost.js';
-import { chargePoints, settlePoints } from '../gate/gate.js';
+import { budgetState, chargePoints, settlePoints } from '../gate/gate.js';
 import type { RateLimitResult } from '../infra/rate-limit.js';
 
 /** `extensions.cost` (decisions §7.1): limit, remaining and resetAt are the X-RateLimit-* headers of the same answer. */
@@ -47,7 +47,8 @@ export function useCost(schema: GraphQLSchema): Plugin<GraphQLServerContext> {
       if (context.viewer?.kind !== 'apiKey') return;
       setSubscribeFn(async (subscribeArgs) => {
         const result = await subscribeFn(subscribeArgs);
-        if (!(Symbol.asyncIterator in result)) return result;
+        // Refused (the cap, a bad argument): nothing taken, and the answer says so as every priced answer does.
+        if (!(Symbol.asyncIterator in result)) return withCost(result, costOf(STREAM_POINTS, 0, await budgetState(context)));
         try {
           executionContext.budget = await chargePoints(context, STREAM_POINTS);
           return result;

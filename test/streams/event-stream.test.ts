@@ -326,10 +326,14 @@ describe('subscription { events } over server-sent events', () => {
     );
     // GraphQL over SSE: the refusal is the one result of the stream, its status the code's (429).
     expect(sixth.status).toBe(429);
+    // With the budget's headers and extensions.cost (nothing taken), as every answer after the gate.
+    const budgetHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => Number(sixth.headers.get(name)));
     const next = /event: next\ndata: (.*)\n/.exec(await sixth.text());
     expect(JSON.parse(next![1]!)).toStrictEqual({
       errors: [{ message: 'Too many open event streams for this API key', locations: [{ line: 1, column: 36 }], path: ['events'], extensions: { code: 'too_many_streams', cap: 5 } }],
+      extensions: { cost: { requested: 1, actual: 0, limit: budgetHeaders[0], remaining: budgetHeaders[1], resetAt: new Date(budgetHeaders[2]! * 1000).toISOString() } },
     });
+    expect(budgetHeaders[1]).toBe(beforeFifth - 1);
     expect(await remaining()).toBe(beforeFifth - 1);
     expect((await t.request('GET', '/v1/events/stream', { key })).status).toBe(429);
     await fifth.close();
