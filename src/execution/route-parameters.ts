@@ -41,6 +41,15 @@ export function routeParameters(route: TableRoute): RouteParameter[] {
 }
 
 /** The JSON body's schema, from the zod schema that validates it; null for a row without a body. */
+/**
+ * A body whose every field is optional may be left out (`POST /api-keys`, `POST /api-keys/{id}/roll`, as `curl -X
+ * POST` sends them): an empty body then reads as `{}`. Any other route still answers an empty body 400 invalid_json.
+ */
+export function bodyMayBeOmitted(route: TableRoute): boolean {
+  if (!route.body) return false;
+  return (route.body instanceof z.ZodType ? route.body : route.body.schema).safeParse({}).success;
+}
+
 export function requestBodySchema(route: TableRoute): JsonSchema | null {
   if (!route.body) return null;
   return toJsonSchema(route.body instanceof z.ZodType ? route.body : route.body.schema);

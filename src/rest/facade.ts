@@ -6,6 +6,7 @@ import { admit, charge as chargeBudget, type AdmitOptions } from '../gate/gate.j
 import { assertJsonInput } from '../domain/validation.js';
 import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
 import { parseRowInput, type RowRunner } from '../execution/run-row.js';
+import { bodyMayBeOmitted } from '../execution/route-parameters.js';
 import { streamedResponse } from './streamed-body.js';
 import { readBodyText } from '../request-body.js';
 import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
@@ -59,8 +60,9 @@ export function errorResponse(error: AppError, headers: Record<string, string> =
   return jsonResponse(error.status, error.toBody(), { ...headers, ...error.headers });
 }
 
-async function readJsonBody(request: Request): Promise<unknown> {
+async function readJsonBody(request: Request, route: TableRoute): Promise<unknown> {
   const text = await readBodyText(request);
+  if (text === '' && bodyMayBeOmitted(route)) return {};
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -137,7 +139,7 @@ export function createRestFacade(runner: RowRunner): RestFacade {
       const input = await parseRowInput(route, {
         path: Object.fromEntries(found.names.map((name, index) => [name, values[index] ?? ''])),
         query: url.searchParams,
-        readBody: () => readJsonBody(request),
+        readBody: () => readJsonBody(request, route),
         headers: request.headers,
       });
       // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).

@@ -5,7 +5,7 @@ import { errorResponses, rateLimitHeaders } from './openapi-responses.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import type { ResponseShape, JsonSchema } from '../execution/response-shape.js';
 import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
-import { requestBodySchema, routeParameters, toJsonSchema } from '../execution/route-parameters.js';
+import { bodyMayBeOmitted, requestBodySchema, routeParameters, toJsonSchema } from '../execution/route-parameters.js';
 
 /** A streamed body (the export) is not tagged: its answer is produced as it is read, so no tag exists before it. */
 const isConditional = (route: TableRoute): boolean => route.method === 'GET' && !isStreamRoute(route);
@@ -117,7 +117,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
       parameters: parameters(route),
       ...(requestBody && {
         requestBody: {
-          required: true,
+          required: !bodyMayBeOmitted(route),
           description: `A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field)`,
           content: { 'application/json': { schema: requestBody } },
         },

@@ -83,6 +83,14 @@ describe('POST /v1/api-keys', () => {
     expect(read.body).toStrictEqual({ id: res.body.id, name: 'CI', scopes: READ_SCOPES, lastFour: res.body.lastFour, createdAt: res.body.createdAt, expiresAt: null, revokedAt: null, lastUsedAt: expect.toBeOneOf([null, iso]) });
   });
 
+  it('creates one from no body at all, every field being optional; a route with required fields still answers an empty body invalid_json', async () => {
+    const res = await a.request('POST', '/v1/api-keys', { key: admin });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.scopes).toStrictEqual(READ_SCOPES);
+    const form = await a.request('POST', '/v1/forms', { key: admin });
+    expect([form.status, form.body.code]).toStrictEqual([400, 'invalid_json']);
+  });
+
   it('refuses a scope the calling key lacks (403 with required), an unknown scope and a past expiresAt (400)', async () => {
     const before = await a.db.prisma.apiKey.count();
     const escalate = await a.request('POST', '/v1/api-keys', { key: admin, body: { scopes: ['read:forms', 'write:submissions'] } });
@@ -138,7 +146,8 @@ describe('POST /v1/api-keys/{id}/roll', () => {
 
   it('revokes the rolled key at once by default, and refuses to roll a revoked key or one with more scopes than the caller', async () => {
     const target = acme.apiKeys.reader!;
-    const res = await a.request('POST', `/v1/api-keys/${target.id}/roll`, { key: admin, body: {} });
+    // No body at all: every field is optional, so it reads as {} (expiresInSeconds 0).
+    const res = await a.request('POST', `/v1/api-keys/${target.id}/roll`, { key: admin });
     expect(res.status).toBe(201);
     expect((await b.request('GET', '/v1/forms', { key: target.key })).status).toBe(401);
     const again = await a.request('POST', `/v1/api-keys/${target.id}/roll`, { key: admin, body: {} });

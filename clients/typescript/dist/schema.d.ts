@@ -1473,7 +1473,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -5386,7 +5386,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description absolute https URL on port 443 */
@@ -7766,7 +7766,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string | null;
@@ -8313,7 +8313,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description how long the rolled key keeps working; 0 (the default) revokes it at once */
