@@ -87,10 +87,14 @@ export async function settlePoints(context: RequestContext, delta: number): Prom
   return record(context, await context.deps.rateLimits.adjust(bucket, limit, delta, HOUR_MS));
 }
 
-/** The budget as it stands, never refused (GET /rate_limit, `rateLimit`: how a client learns when to retry). */
+/**
+ * The budget as it stands, never refused (GET /rate_limit, `rateLimit`: how a client learns when to retry). It takes
+ * 0 points, which starts the key's window when none runs (contract: the window starts at a key's first request), so
+ * the reset it reports is the window's end, not an hour from whenever the client asked.
+ */
 export async function budgetState(context: RequestContext): Promise<RateLimitResult> {
   const { bucket, limit } = keyBudget(context);
-  return record(context, { ...(await context.deps.rateLimits.peek(bucket, limit, HOUR_MS, 0)), allowed: true });
+  return record(context, { ...(await context.deps.rateLimits.hit(bucket, limit, HOUR_MS, 0)), allowed: true });
 }
 
 export interface AdmitOptions {

@@ -127,6 +127,18 @@ describe('/graphql priced by cost', () => {
     }
   });
 
+  it("starts the key's window at its first request, a free one included: the reset it reports is the window's end", async () => {
+    const key = acme.apiKeys.small!.key;
+    const first = await a.request('GET', '/v1/rate_limit', { key });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await b.request('GET', '/v1/rate_limit', { key });
+    const graphql = await a.graphql('{ rateLimit { resetAt } }', {}, key);
+    const paid = await b.request('GET', '/v1/forms?limit=1', { key });
+    expect([later.body.reset, Number(paid.headers.get('x-ratelimit-reset'))]).toStrictEqual([first.body.reset, first.body.reset]);
+    expect(graphql.body.data.rateLimit.resetAt).toBe(new Date(first.body.reset * 1000).toISOString());
+    expect(paid.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
   it('shares one budget exactly between two replicas, REST and GraphQL together', async () => {
     const key = acme.apiKeys.full!.key;
     const calls = Array.from({ length: 80 }, (_, i) => {
