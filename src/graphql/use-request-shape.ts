@@ -69,10 +69,12 @@ export function useRequestShape(): Plugin {
     },
     onExecute() {
       return {
-        onExecuteDone({ result }) {
+        onExecuteDone({ result, setResult }) {
           if (isAsyncIterable(result)) return;
           const refusal = variablesRefusal(result);
-          if (refusal) throw refusal;
+          // The answer (its status from the error's), not a throw: the plugins after this one still see it, so that
+          // the key pays for it and extensions.cost says so (use-cost.ts), as for any operation that ran.
+          if (refusal) setResult({ errors: [refusal] });
         },
       };
     },

@@ -105,6 +105,8 @@ describe('/graphql requests of the wrong shape', () => {
           },
         },
       ],
+      // It ran as far as its variables (nothing returned): 1 point, which the answer says, as every priced one does.
+      extensions: { cost: expect.objectContaining({ requested: 1, actual: 1 }) },
     });
     const missing = await send('POST', JSON.stringify({ query: 'query($id: Int!) { form(id: $id) { id } }' }));
     expect(missing.status).toBe(400);
