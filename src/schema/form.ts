@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { FIELD_TYPES, FORM_TYPES, parseCreateFormInput, parseUpdateFormInput, type FieldElement } from '../domain/forms/form-input.js';
 import { formTypeName, type FormWithSite } from '../domain/forms/form.mapper.js';
 import { requireApiKeyViewer, type RequestContext } from '../context.js';
+import { validationFailed } from '../errors.js';
 import {
   archiveForm,
   createForm,
@@ -169,6 +170,8 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'read:forms' },
     args: { domainId: t.arg.int(), archived: t.arg.boolean() },
     resolve: async (args, page, context, info) => {
+      // As GET /v1/forms?domainId=0 answers (contract §5 `domainId` filter), not an empty page.
+      if (args.domainId != null && args.domainId < 1) throw validationFailed([{ field: 'domainId', message: 'must be a positive integer' }]);
       const forms = await listForms(context.deps.db, requireApiKeyViewer(context).accountId, {
         ...page,
         domainId: args.domainId,

@@ -51,6 +51,15 @@ describe('forms over GraphQL', () => {
     }
   });
 
+  it('refuses a domainId filter that is not a positive integer, as GET /v1/forms?domainId=0 does', async () => {
+    const rest = await t.request('GET', '/v1/forms?domainId=0', { key });
+    expect([rest.status, rest.body.fields]).toStrictEqual([400, [{ field: 'domainId', message: 'must be a positive integer' }]]);
+    for (const domainId of [0, -3]) {
+      const res = await t.graphql('query($d: Int) { forms(domainId: $d) { data { id } } }', { d: domainId }, key);
+      expect(res.body.errors?.[0]?.extensions, String(domainId)).toMatchObject({ code: 'validation_failed', fields: rest.body.fields });
+    }
+  });
+
   it('creates, updates and archives through the same services as REST', async () => {
     const created = await t.graphql(CREATE, { input: { name: 'G', fields: [{ id: 'a', type: 'text', label: 'A' }], domainId: acme.sites.second!.id } }, key);
     const form = created.body.data.createForm;
