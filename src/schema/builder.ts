@@ -47,7 +47,9 @@ export const builder = new SchemaBuilder<{
     unauthorizedError: (_parent, context, _info, result) => {
       if (!context.viewer) return new AppError('invalid_api_key');
       const required = requiredScope(result.failure);
-      return new AppError('insufficient_scope', required ? { required } : {});
+      if (required) return new AppError('insufficient_scope', { required });
+      // A site key's field (siteVerification, siteCatalog): /v1 serves them to X-Service-Site-Key; /graphql takes API keys.
+      return new AppError('insufficient_scope', {}, { message: 'This field answers a site key (X-Service-Site-Key) on its /v1 route; /graphql takes API keys only' });
     },
   },
   complexity: {

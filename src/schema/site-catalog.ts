@@ -23,7 +23,7 @@ const CatalogPage = pageRef('SiteCatalogPage', CatalogEntryRef);
 builder.queryFields((t) => ({
   siteCatalog: pageField(t, {
     type: CatalogPage,
-    description: 'Active widgets of the site whose key is presented, newest first; kind narrows to one kind',
+    description: 'Active widgets of the site whose key is presented, newest first; kind narrows to one kind. A site key’s field: served on GET /v1/site-catalog (X-Service-Site-Key); /graphql, which takes API keys, answers insufficient_scope',
     authScopes: { siteKey: true },
     args: { kind: t.arg({ type: CatalogKindEnum }) },
     resolve: (args, page, context) => listSiteCatalog(context.deps.db, requireSiteViewer(context).siteId, { ...page, kind: args.kind }),

@@ -71,7 +71,7 @@ const SiteVerificationAttemptRef = builder.objectRef<AttemptResult>('SiteVerific
 builder.queryFields((t) => ({
   siteVerification: t.field({
     type: SiteVerificationRef,
-    description: 'Domain-verification status of the site whose key is presented',
+    description: 'Domain-verification status of the site whose key is presented. A site key’s field: served on GET /v1/site-verification (X-Service-Site-Key); /graphql, which takes API keys, answers insufficient_scope',
     authScopes: { siteKey: true },
     resolve: (_root, _args, context) => getVerificationStatus(context.deps.db.prisma, requireSiteViewer(context).siteId),
   }),
@@ -80,7 +80,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   attemptSiteVerification: t.field({
     type: SiteVerificationAttemptRef,
-    description: 'Runs the wp_plugin check (the only method this can trigger); fails with wp_plugin_fetch_failed and per-path attempts',
+    description: 'Runs the wp_plugin check (the only method this can trigger); fails with wp_plugin_fetch_failed and per-path attempts. A site key’s field: served on POST /v1/site-verification/attempt (X-Service-Site-Key); /graphql, which takes API keys, answers insufficient_scope',
     authScopes: { siteKey: true },
     resolve: (_root, _args, context) =>
       attemptWpPluginVerification(context.deps.db.prisma, context.deps.fetcher, requireSiteViewer(context).siteId),

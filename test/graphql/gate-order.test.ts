@@ -94,6 +94,16 @@ describe('/graphql: the gate before the document', () => {
   });
 });
 
+describe("/graphql: a site key's fields", () => {
+  it('answer an API key insufficient_scope, saying where they are served', async () => {
+    for (const document of ['{ siteVerification { domain } }', '{ siteCatalog { data { id } } }']) {
+      const res = await post(query(document), acme.apiKeys.full!.key);
+      expect(res.status, document).toBe(200);
+      expect(res.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('X-Service-Site-Key'), extensions: { code: 'insufficient_scope' } });
+    }
+  });
+});
+
 describe('/graphql: each header once', () => {
   it('sends the rate-limit headers and Retry-After of a 429 once each, as integers', async () => {
     const key = acme.apiKeys.one!.key;
