@@ -104,7 +104,8 @@ export function useRequestLimits(): Plugin {
     // own limit, maxRequestBodySize, off in app.ts, piped every body through a web TransformStream as well.)
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       assertDeclaredLength(request.headers);
-      if (!requestParser) return;
+      // No parser for its Content-Type: Yoga's answer was a bare 415 with no body.
+      if (!requestParser) throw new AppError('unsupported_media_type', {}, { requestLevel: true });
       setRequestParser(async (original) => {
         const text = original.body ? await readBodyText(original) : null;
         try {

@@ -67,6 +67,12 @@ export function useRequestShape(): Plugin {
         if (!valid) for (const error of result) documentRefused(error);
       };
     },
+    // No result processor for the Accept header (a subscription asked for JSON only): Yoga's answer was a bare 406.
+    onResultProcess({ resultProcessor, setResultProcessor }) {
+      if (resultProcessor) return;
+      const body = JSON.stringify({ errors: [new AppError('not_acceptable').toJSON()] });
+      setResultProcessor((_result, fetchAPI) => new fetchAPI.Response(body, { status: 406, headers: { 'content-type': 'application/json; charset=utf-8' } }), 'application/json');
+    },
     onExecute() {
       return {
         onExecuteDone({ result, setResult }) {

@@ -42,8 +42,8 @@ interface RawAnswer {
 }
 
 /** node:http's rawHeaders: every header line as it came (fetch would join duplicates into one value). */
-function post(body: string, key: string | null): Promise<RawAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
+function post(body: string, key: string | null, extra: Record<string, string> = {}): Promise<RawAnswer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
   return new Promise((resolve, reject) => {
     const req = request(`${served.baseUrl}/graphql`, { method: 'POST', headers }, (res) => {
       let text = '';
@@ -101,6 +101,17 @@ describe("/graphql: a site key's fields", () => {
       expect(res.status, document).toBe(200);
       expect(res.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('X-Service-Site-Key'), extensions: { code: 'insufficient_scope' } });
     }
+  });
+});
+
+describe('/graphql: media types', () => {
+  it('answers a Content-Type it cannot read 415, and an Accept it cannot answer 406, in the GraphQL error shape with v1 codes', async () => {
+    const key = acme.apiKeys.full!.key;
+    const text = await post(query('{ rateLimit { remaining } }'), key, { 'content-type': 'text/plain' });
+    expect([text.status, text.body.errors?.[0]?.extensions.code]).toStrictEqual([415, 'unsupported_media_type']);
+    const json = await post(query('subscription { events { id } }'), key, { accept: 'application/json' });
+    expect([json.status, json.body.errors?.[0]?.extensions.code]).toStrictEqual([406, 'not_acceptable']);
+    expect(json.header('content-type')).toBe('application/json; charset=utf-8');
   });
 });
 
