@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   phi_key_unavailable: 503,
   overloaded: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -72,6 +73,7 @@ const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   internal_error: 'Internal server error',
   phi_key_unavailable: 'This submission is encrypted under a key the service is not configured with',
   overloaded: 'The service is overloaded; retry after Retry-After seconds',
+  service_unavailable: 'The database connection was lost; retry after Retry-After seconds',
 };
 
 export interface FieldProblem {

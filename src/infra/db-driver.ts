@@ -3,6 +3,8 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Compilable } from 'kysely';
 import pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
+import { AppError } from '../errors.js';
+import { describeError, logger } from './log.js';
 import { withWireIso } from './wire-timestamp.js';
 
 /**
@@ -132,10 +134,37 @@ const statementNames = new StatementNames('wg', 500);
 
 type PgQueryable = Pick<pg.PoolClient, 'query'> | Pick<pg.Pool, 'query'>;
 
+/**
+ * Whether a statement failed because its connection to PostgreSQL went away (an operator's pg_terminate_backend, a
+ * restart or failover, a network cut, a server that refuses connections): SQLSTATE classes 08 and 57P, or the node-pg
+ * and socket errors of a connection that ended under it. Not a fault of the request, and not a bug of ours.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code))) return true;
+  return /^Connection terminated|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Client was closed/.test(error.message);
+}
+
+/**
+ * A lost connection answers 503 `service_unavailable` with Retry-After: 1 on every transport (never a 500, which
+ * says "our bug"); the retry runs on a live connection (a write: with its Idempotency-Key where it has one, as after
+ * any network failure). One warn line per statement lost, without the statement's values.
+ */
+function unavailable(error: unknown): unknown {
+  if (!isConnectionLost(error)) return error;
+  logger.warn({ error: describeError(error) }, 'database connection lost: answered 503 service_unavailable');
+  return new AppError('service_unavailable', { retryAfter: 1 }, { headers: { 'Retry-After': '1' } });
+}
+
 async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unknown[], named: boolean): Promise<Row[]> {
   const name = named ? statementNames.of(text) : undefined;
-  const result = await on.query({ ...(name && { name }), text, values: driverValues(values), types: pgTypes });
-  return result.rows as Row[];
+  try {
+    const result = await on.query({ ...(name && { name }), text, values: driverValues(values), types: pgTypes });
+    return result.rows as Row[];
+  } catch (error) {
+    throw unavailable(error);
+  }
 }
 
 /**
@@ -170,12 +199,21 @@ export function pgDriverSql(pool: pg.Pool, options: PgDriverOptions = {}): Drive
       return pgRows<Row>(pool, text, values, named);
     },
     transaction: async <T>(fn: (tx: SqlTransaction) => Promise<T>) => {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw unavailable(error);
+      });
       const run = async (text: string, values: readonly unknown[] = []): Promise<unknown[]> => {
         onQuery?.(text);
         return pgRows(client, text, values, named);
       };
       let broken: Error | undefined;
+      // A checked-out client is no longer pg-pool's to watch: its connection dropping between two statements emits
+      // 'error' on the client, which with no listener ends the process (a worker's relay pass, seen with
+      // pg_terminate_backend). The statement under way, or the next, fails by itself; the client is discarded.
+      const dropped = (error: Error): void => {
+        broken ??= error;
+      };
+      client.on('error', dropped);
       try {
         await run('BEGIN');
         const result = await fn({
@@ -194,6 +232,7 @@ export function pgDriverSql(pool: pg.Pool, options: PgDriverOptions = {}): Drive
         throw error;
       } finally {
         // A connection that could not even roll back is discarded, not returned to the pool mid-transaction.
+        client.off('error', dropped);
         client.release(broken);
       }
     },

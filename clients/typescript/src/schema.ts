@@ -688,7 +688,7 @@ export interface components {
         Error: {
             error: string;
             /** @enum {string} */
-            code: "invalid_pagination" | "invalid_cursor" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "not_acceptable" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "too_many_streams" | "internal_error" | "phi_key_unavailable" | "overloaded";
+            code: "invalid_pagination" | "invalid_cursor" | "domain_required" | "forbidden_field" | "validation_failed" | "invalid_id" | "invalid_json" | "invalid_domain" | "too_many_fields" | "invalid_idempotency_key" | "query_too_complex" | "invalid_api_key" | "missing_site_key" | "plan_feature_gated" | "plan_limit_reached" | "insufficient_scope" | "not_found" | "site_not_found" | "method_not_allowed" | "not_acceptable" | "form_archived" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "wp_plugin_fetch_failed" | "rate_limited" | "too_many_streams" | "internal_error" | "phi_key_unavailable" | "overloaded" | "service_unavailable";
         } & {
             [key: string]: unknown;
         };
