@@ -84,8 +84,9 @@ builder.queryFields((t) => ({
     args: { webhookId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
     resolve: async (_root, args, context) => {
       const viewer = requireApiKeyViewer(context);
-      const { event, delivery } = await getSubscriptionDelivery(context.deps.db, viewer.accountId, args.webhookId, args.id);
-      assertEventScope(viewer, event);
+      const { delivery } = await getSubscriptionDelivery(context.deps.db, viewer.accountId, args.webhookId, args.id);
+      // What the payload carries: the subscription's event, or a ping's webhookId (which needs no read scope).
+      assertEventScope(viewer, delivery.eventType);
       return delivery;
     },
   }),

@@ -152,6 +152,11 @@ describe('GET /v1/webhooks/{id}/deliveries and /deliveries/{deliveryId}', () => 
     const denied = await t.request('GET', `/v1/webhooks/${sub.id}/deliveries/${row!.id}`, { key: forms });
     expect(denied.status).toBe(403);
     expect(denied.body).toStrictEqual({ error: expect.any(String), code: 'insufficient_scope', required: 'read:submissions' });
+    // A ping's delivery carries no resource: the same key reads it (decisions §6.5).
+    const ping = await t.request('POST', `/v1/webhooks/${sub.id}/ping`, { key: forms });
+    expect(ping.status).toBe(202);
+    const read = await t.request('GET', `/v1/webhooks/${sub.id}/deliveries/${ping.body.id}`, { key: forms });
+    expect([read.status, read.body.eventType]).toStrictEqual([200, 'webhook.ping']);
   });
 });
 
