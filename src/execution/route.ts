@@ -175,6 +175,7 @@ export interface StreamRouteSpec<P extends string, Q extends z.ZodObject | undef
   query?: Q;
   stream(input: RouteInput<P, Q extends z.ZodObject ? z.output<Q> : Record<never, never>, undefined>, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
   success: { status: number; headers?: string[]; media: Record<string, StreamMedia> };
+  version?: BodyVersion;
 }
 
 /** A streamed row as the facade and the OpenAPI builder see it, its types erased once checked by `defineStreamRoute`. */
@@ -190,6 +191,8 @@ export interface StreamRoute extends StreamRowBasics {
   operation?: undefined;
   stream(input: ParsedInput, context: RequestContext, tools: StreamTools): Promise<StreamedBody>;
   success: { status: number; also?: undefined; headers?: string[]; media: Record<string, StreamMedia> };
+  /** The streamed body's version (an export's form): its ETag, since a stream is never held whole to be hashed. */
+  version?: BodyVersion;
 }
 
 export function defineStreamRoute<P extends string, Q extends z.ZodObject | undefined = undefined>(spec: StreamRouteSpec<P, Q>): StreamRoute {

@@ -9,7 +9,7 @@ import { parseRowInput, type RowRunner } from '../execution/run-row.js';
 import { bodyMayBeOmitted } from '../execution/route-parameters.js';
 import { streamedResponse } from './streamed-body.js';
 import { readBodyText } from '../request-body.js';
-import { CACHE_HEADERS, createConditionalGets, matches, notModified, parseIfNoneMatch } from './conditional.js';
+import { CACHE_HEADERS, createConditionalGets, etagOf, matches, notModified, parseIfNoneMatch } from './conditional.js';
 
 interface CompiledRoute {
   route: TableRoute;
@@ -144,6 +144,10 @@ export function createRestFacade(runner: RowRunner): RestFacade {
       });
       // Streamed rows (exports): the same gate and input above, then their own lookup and body (streamed-body.ts).
       if (isStreamRoute(route)) {
+        // Not hashed (a stream is never held whole): the strong ETag of its version with this request's id and filters.
+        const version = route.version ? await route.version(context, input) : null;
+        const etag = version === null ? null : etagOf(`${route.path} ${version} ${JSON.stringify(input.params)} ${JSON.stringify(input.query)}`);
+        if (etag && condition && matches(condition, etag)) return notModified(etag, context.responseHeaders);
         const streamed = await runner.stream(route, input, context);
         try {
           await charge();
@@ -151,7 +155,8 @@ export function createRestFacade(runner: RowRunner): RestFacade {
           await streamed.body[Symbol.asyncIterator]().return?.();
           throw refused;
         }
-        return streamedResponse(streamed, context.responseHeaders, (failure) => logStreamFailure(context, failure), {
+        const cacheHeaders = etag ? { ...CACHE_HEADERS, ETag: etag } : {};
+        return streamedResponse(streamed, { ...context.responseHeaders, ...cacheHeaders }, (failure) => logStreamFailure(context, failure), {
           ms: context.deps.config.streamIdleTimeoutMs,
           onIdle: () => {
             context.log.stalled = true;

@@ -25,8 +25,9 @@ export function errorCodesFor(route: TableRoute): ErrorCode[] {
   // Any body can be malformed, break its schema, or exceed the 1 MiB read cap.
   if (route.body) codes.add('invalid_json').add('validation_failed').add('payload_too_large');
   for (const code of route.errors ?? []) codes.add(code);
-  // Any request may be shed before it is routed (src/load-shedding.ts) or fail unexpectedly.
+  // Any request may be shed before it is routed (src/load-shedding.ts), lose its database connection, or fail unexpectedly.
   codes.add('overloaded');
+  codes.add('service_unavailable');
   codes.add('internal_error');
   return [...codes];
 }

@@ -7,8 +7,8 @@ import type { ResponseShape, JsonSchema } from '../execution/response-shape.js';
 import { isStreamRoute, type Route, type TableRoute } from '../execution/route.js';
 import { bodyMayBeOmitted, requestBodySchema, routeParameters, toJsonSchema } from '../execution/route-parameters.js';
 
-/** A streamed body (the export) is not tagged: its answer is produced as it is read, so no tag exists before it. */
-const isConditional = (route: TableRoute): boolean => route.method === 'GET' && !isStreamRoute(route);
+/** A streamed body is tagged only by its version (the export); the event stream has none. */
+const isConditional = (route: TableRoute): boolean => route.method === 'GET' && (!isStreamRoute(route) || route.version !== undefined);
 
 /** Decisions §6.2: on every 200 and 304 answer to a GET. */
 const CONDITIONAL_HEADERS = ['ETag', 'Cache-Control', 'Vary'];

@@ -72,6 +72,28 @@ describe('GET /v1/forms/{id}/submissions/export', () => {
     expect((await exportOf('?format=ndjson')).text).toBe(res.text);
   });
 
+  it("carries a strong ETag of the form's version (its filters apart), and answers If-None-Match 304 for nothing; a PHI form's is never tagged", async () => {
+    await ingest({ Name: 'Ada' }, '2026-03-01T10:00:00.000Z');
+    const res = await exportOf('?format=csv');
+    const etag = res.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect([res.headers.get('cache-control'), res.headers.get('vary')]).toStrictEqual(['private, no-cache', 'Authorization, X-Service-Site-Key']);
+    expect((await exportOf('?format=csv')).headers.get('etag')).toBe(etag);
+    expect((await exportOf('?format=ndjson')).headers.get('etag')).not.toBe(etag);
+    const remaining = async () => Number((await t.request('GET', '/v1/rate_limit', { key })).body.remaining);
+    const before = await remaining();
+    const cached = await t.request('GET', `/v1/forms/${formId()}/submissions/export?format=csv`, { key, headers: { 'If-None-Match': etag! } });
+    expect([cached.status, cached.text, cached.headers.get('etag')]).toStrictEqual([304, '', etag]);
+    expect(await remaining()).toBe(before);
+    // A new submission moves the form's version, so the tag.
+    await ingest({ Name: 'Bea' }, '2026-03-02T10:00:00.000Z');
+    const after = await t.request('GET', `/v1/forms/${formId()}/submissions/export?format=csv`, { key, headers: { 'If-None-Match': etag! } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(after.text).toContain('Bea');
+    expect((await exportOf('', formId('medical'))).headers.get('etag')).toBeNull();
+  });
+
   it('streams CSV per RFC 4180: header, field labels in order, other keys sorted, quoting and the formula guard', async () => {
     const id = await ingest(NASTY, '2026-03-02T10:00:00.000Z');
     const plain = await ingest({ Name: 'Ada', zeta: 'last' }, '2026-03-03T10:00:00.000Z');
@@ -184,7 +206,9 @@ describe('GET /v1/openapi.json', () => {
     expect(ndjson.schema.description).toMatch(/^Newline-delimited JSON: one line per submission/);
     expect(ndjson['x-itemSchema']).toStrictEqual(doc.paths['/submissions/{id}'].get.responses['200'].content['application/json'].schema);
     expect(exportOp.responses['200'].headers).toHaveProperty('Content-Disposition');
-    expect(exportOp.parameters.map((p: { name: string }) => p.name)).toStrictEqual(['id', 'format', 'createdFrom', 'createdBefore']);
+    expect(exportOp.parameters.map((p: { name: string }) => p.name)).toStrictEqual(['id', 'format', 'createdFrom', 'createdBefore', 'If-None-Match']);
+    expect(exportOp.responses['200'].headers).toHaveProperty('ETag');
+    expect(exportOp.responses).toHaveProperty('304');
     expect(exportOp['x-required-scope']).toBe('read:submissions');
     expect(doc.paths['/submissions/{id}'].delete.responses).toHaveProperty('204');
     expect(doc.paths['/erasure-requests'].post.responses['202'].content['application/json'].schema.properties).toHaveProperty('submissionsErased');

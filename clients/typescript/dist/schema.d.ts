@@ -870,7 +870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -886,7 +886,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1073,7 +1073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1089,7 +1089,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1279,7 +1279,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1295,7 +1295,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1441,7 +1441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1457,7 +1457,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1661,7 +1661,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1677,7 +1677,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1886,7 +1886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable`, `overloaded` */
+            /** @description Error: `phi_key_unavailable`, `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1902,7 +1902,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable" | "overloaded";
+                        code?: "phi_key_unavailable" | "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2147,7 +2147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable`, `overloaded` */
+            /** @description Error: `phi_key_unavailable`, `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2163,7 +2163,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable" | "overloaded";
+                        code?: "phi_key_unavailable" | "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2340,7 +2340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable`, `overloaded` */
+            /** @description Error: `phi_key_unavailable`, `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2356,7 +2356,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable" | "overloaded";
+                        code?: "phi_key_unavailable" | "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2502,7 +2502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2518,7 +2518,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2664,7 +2664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2680,7 +2680,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2804,7 +2804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2820,7 +2820,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2995,7 +2995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3011,7 +3011,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3195,7 +3195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3211,7 +3211,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3435,7 +3435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3451,7 +3451,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3635,7 +3635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3651,7 +3651,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3835,7 +3835,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3851,7 +3851,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4044,7 +4044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4060,7 +4060,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4292,7 +4292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4308,7 +4308,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4496,7 +4496,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4512,7 +4512,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4672,7 +4672,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4688,7 +4688,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4840,7 +4840,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4856,7 +4856,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5046,7 +5046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5062,7 +5062,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5222,7 +5222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5238,7 +5238,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5354,7 +5354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5370,7 +5370,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5554,7 +5554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5570,7 +5570,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5751,7 +5751,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5767,7 +5767,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5961,7 +5961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5977,7 +5977,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6142,7 +6142,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6158,7 +6158,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6347,7 +6347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6363,7 +6363,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6509,7 +6509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6525,7 +6525,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6641,7 +6641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6657,7 +6657,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6825,7 +6825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6841,7 +6841,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6998,7 +6998,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7014,7 +7014,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7177,7 +7177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7193,7 +7193,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7372,7 +7372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7388,7 +7388,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7404,7 +7404,10 @@ export interface operations {
                 /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
                 createdBefore?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -7422,12 +7425,31 @@ export interface operations {
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
                     "Content-Disposition"?: string;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": string;
                     "text/csv; charset=utf-8": string;
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id`, `validation_failed` */
             400: {
@@ -7545,7 +7567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7561,7 +7583,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7736,7 +7758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7752,7 +7774,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7920,7 +7942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7936,7 +7958,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8119,7 +8141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8135,7 +8157,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8281,7 +8303,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8297,7 +8319,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8482,7 +8504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8498,7 +8520,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8617,7 +8639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8633,7 +8655,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };

@@ -872,7 +872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -888,7 +888,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1075,7 +1075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1091,7 +1091,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1281,7 +1281,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1297,7 +1297,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1443,7 +1443,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1459,7 +1459,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1663,7 +1663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1679,7 +1679,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -1888,7 +1888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable`, `overloaded` */
+            /** @description Error: `phi_key_unavailable`, `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -1904,7 +1904,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable" | "overloaded";
+                        code?: "phi_key_unavailable" | "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2149,7 +2149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable`, `overloaded` */
+            /** @description Error: `phi_key_unavailable`, `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2165,7 +2165,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable" | "overloaded";
+                        code?: "phi_key_unavailable" | "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2342,7 +2342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `phi_key_unavailable`, `overloaded` */
+            /** @description Error: `phi_key_unavailable`, `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2358,7 +2358,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "phi_key_unavailable" | "overloaded";
+                        code?: "phi_key_unavailable" | "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2504,7 +2504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2520,7 +2520,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2666,7 +2666,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2682,7 +2682,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2806,7 +2806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -2822,7 +2822,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -2997,7 +2997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3013,7 +3013,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3197,7 +3197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3213,7 +3213,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3437,7 +3437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3453,7 +3453,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3637,7 +3637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3653,7 +3653,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -3837,7 +3837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -3853,7 +3853,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4046,7 +4046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4062,7 +4062,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4294,7 +4294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4310,7 +4310,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4498,7 +4498,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4514,7 +4514,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4674,7 +4674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4690,7 +4690,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -4842,7 +4842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -4858,7 +4858,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5048,7 +5048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5064,7 +5064,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5224,7 +5224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5240,7 +5240,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5356,7 +5356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5372,7 +5372,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5556,7 +5556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5572,7 +5572,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5753,7 +5753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5769,7 +5769,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -5963,7 +5963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -5979,7 +5979,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6144,7 +6144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6160,7 +6160,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6349,7 +6349,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6365,7 +6365,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6511,7 +6511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6527,7 +6527,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6643,7 +6643,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6659,7 +6659,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -6827,7 +6827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -6843,7 +6843,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7000,7 +7000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7016,7 +7016,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7179,7 +7179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7195,7 +7195,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7374,7 +7374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7390,7 +7390,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7406,7 +7406,10 @@ export interface operations {
                 /** @description exclusive upper bound of createdAt (ISO 8601 with offset); fix it to walk a growing list */
                 createdBefore?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of a copy the client holds (comma-separated, or *): a match answers 304 and uses no budget */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -7424,12 +7427,31 @@ export interface operations {
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
                     "Content-Disposition"?: string;
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": string;
                     "text/csv; charset=utf-8": string;
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    Vary?: string;
+                    /** @description the budget of the current one-hour window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `invalid_id`, `validation_failed` */
             400: {
@@ -7547,7 +7569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7563,7 +7585,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7738,7 +7760,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7754,7 +7776,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -7922,7 +7944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -7938,7 +7960,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8121,7 +8143,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8137,7 +8159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8283,7 +8305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8299,7 +8321,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8484,7 +8506,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8500,7 +8522,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };
@@ -8619,7 +8641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `overloaded` */
+            /** @description Error: `overloaded`, `service_unavailable` */
             503: {
                 headers: {
                     /** @description the budget of the current one-hour window */
@@ -8635,7 +8657,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "overloaded";
+                        code?: "overloaded" | "service_unavailable";
                     };
                 };
             };

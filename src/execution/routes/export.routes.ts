@@ -6,6 +6,7 @@ import { chunked, exportFormSubmissions, type ExportFormat } from '../../domain/
 import type { Submission } from '../../generated/prisma/client.js';
 import type { Present } from '../present.js';
 import { defineStreamRoute, type StreamRoute } from '../route.js';
+import { formSubmissionsBodyVersion } from './form-versions.js';
 
 /** `GET /forms/{id}/submissions/export` (contract §6.4): a streamed row (src/execution/README.md). */
 
@@ -31,6 +32,8 @@ export const exportRoutes: StreamRoute[] = [
     scope: 'read:submissions',
     query: z.object({ format: z.enum(['ndjson', 'csv']).optional().describe('default ndjson'), ...createdRangeQuery }),
     operationId: 'export-form-submissions',
+    // Its ETag (contract §6.2): the form's version counts every write to the form and its submissions.
+    version: formSubmissionsBodyVersion,
     stream: async ({ params, query }, context, { present }) => {
       const format: ExportFormat = query.format === 'csv' ? 'csv' : 'ndjson';
       // Input before lookup (contract §4 order of checks): the range is checked before the form is read.
