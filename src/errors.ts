@@ -101,9 +101,6 @@ export interface ErrorContext {
 
 const REQUEST_LEVEL_STATUSES = new Set([401, 402, 429]);
 
-const lowerCaseNames = (headers: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;
   readonly status: number;
@@ -116,9 +113,7 @@ export class AppError extends GraphQLError {
     const headers = options.headers ?? {};
     // Only request-level failures set the /graphql HTTP status (contract §5); a field's 403 or 404 leaves the
     // response 200 with partial data, as GraphQL clients expect.
-    // Lower-case names: Yoga builds its response headers from this object, and @whatwg-node/node-fetch's Headers (0.8) then
-    // adds a second `retry-after` beside `Retry-After` when the gate's headers are set on it (useResponseHeaders).
-    const http = REQUEST_LEVEL_STATUSES.has(status) || options.requestLevel ? { http: { status, headers: lowerCaseNames(headers) } } : {};
+    const http = REQUEST_LEVEL_STATUSES.has(status) || options.requestLevel ? { http: { status, headers } } : {};
     super(options.message ?? DEFAULT_MESSAGE[code], { extensions: { code, ...context, ...http } });
     this.name = 'AppError';
     this.code = code;

@@ -3,6 +3,7 @@ import { gzip } from 'node:zlib';
 import { Response } from '@whatwg-node/server';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { ASSET_HEADERS, pageHeaders } from '../page-headers.js';
+import { setHeader } from './set-header.js';
 
 const QUERY = `# Paste your API key in the Headers tab below
 # (npm start prints the demo key once), then run.
@@ -118,7 +119,7 @@ export function useGraphiQLPageHeaders(): Plugin {
   return {
     onResponse({ response }) {
       if (!response.headers.get('content-type')?.startsWith('text/html')) return;
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(headers)) setHeader(response.headers, name, value);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
 import { admit, budgetState, GRAPHQL_POLICY } from '../gate/gate.js';
+import { setHeader } from './set-header.js';
 
 export interface GraphQLServerContext {
   requestContext: RequestContext;
@@ -32,7 +33,7 @@ export function useResponseHeaders(): Plugin<GraphQLServerContext> {
       if (!requestContext) return;
       // The answer is made: a budget store that cannot be read now leaves it without the headers, not a 500.
       if (requestContext.viewer?.kind === 'apiKey' && !requestContext.budget) await budgetState(requestContext).catch(() => undefined);
-      for (const [name, value] of Object.entries(requestContext.responseHeaders)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(requestContext.responseHeaders)) setHeader(response.headers, name, value);
     },
   };
 }

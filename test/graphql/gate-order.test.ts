@@ -116,6 +116,18 @@ describe('/graphql: media types', () => {
 });
 
 describe('/graphql: each header once', () => {
+  it("sends the GraphiQL page's Content-Type once", async () => {
+    const names = await new Promise<string[]>((resolve, reject) => {
+      request(`${served.baseUrl}/graphql`, { headers: { accept: 'text/html' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase())));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(names.filter((name) => name === 'content-type')).toHaveLength(1);
+  });
+
   it('sends the rate-limit headers and Retry-After of a 429 once each, as integers', async () => {
     const key = acme.apiKeys.one!.key;
     expect((await post(query('{ forms { data { id } } }'), key)).status).toBe(200);

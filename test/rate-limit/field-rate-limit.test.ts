@@ -131,7 +131,7 @@ describe('a limited field in an executed GraphQL schema', () => {
           extensions: {
             code: 'rate_limited',
             retryAfter,
-            http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
+            http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
           },
         },
       ],
