@@ -82,6 +82,30 @@ async function read<T>(what: string, fn: () => Promise<T>): Promise<T | null> {
   }
 }
 
+// Registered before the gauges that query the database: prom-client starts every collect in registration order, and
+// a scrape's own outbox-lag statement queued for a connection showed as `waiting` 1 on an idle process.
+new Gauge({
+  name: 'db_pool_connections',
+  help: 'PostgreSQL pool connections of this process by state: active (checked out), idle, waiting (callers queued for one).',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (pools.size === 0) return;
+    let total = 0;
+    let idle = 0;
+    let waiting = 0;
+    for (const pool of pools.values()) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+      waiting += pool.waitingCount;
+    }
+    this.set({ state: 'active' }, total - idle);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
 new Gauge({
   name: 'outbox_lag_seconds',
   help: 'Age of the oldest event not yet fanned out to deliveries and emails (0: the outbox is empty).',
@@ -105,27 +129,6 @@ new Gauge({
   },
 });
 
-new Gauge({
-  name: 'db_pool_connections',
-  help: 'PostgreSQL pool connections of this process by state: active (checked out), idle, waiting (callers queued for one).',
-  labelNames: ['state'] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    if (pools.size === 0) return;
-    let total = 0;
-    let idle = 0;
-    let waiting = 0;
-    for (const pool of pools.values()) {
-      total += pool.totalCount;
-      idle += pool.idleCount;
-      waiting += pool.waitingCount;
-    }
-    this.set({ state: 'active' }, total - idle);
-    this.set({ state: 'idle' }, idle);
-    this.set({ state: 'waiting' }, waiting);
-  },
-});
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 

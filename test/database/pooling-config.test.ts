@@ -148,6 +148,8 @@ describe.runIf(hasPostgres)('a gateway\'s main pool (holdPoolOpen, src/main.ts)'
       const text = await (await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer pool-held-token' } })).text();
       expect(text).toContain('db_pool_connections{state="idle"} 3\n');
       expect(text).toContain('db_pool_connections{state="active"} 0\n');
+      // Read before the scrape's own outbox-lag statement queues for a connection (it read 1 here).
+      expect(text).toContain('db_pool_connections{state="waiting"} 0\n');
     } finally {
       await killHard(gateway);
       await template.close();
