@@ -21,9 +21,10 @@ function closeServer(server: Server | null): Promise<void> {
   return closed;
 }
 
-function fail(message: string, code: number): never {
-  process.stderr.write(`${JSON.stringify({ error: message, code: code === 2 ? 'database_required' : 'worker_failed' })}\n`);
-  process.exit(code);
+/** Exit 2: the configuration is wrong (as the server's, operator guide "Configuration"); 1: the worker failed. */
+function fail(message: string, exitCode: 1 | 2, code: 'invalid_config' | 'database_required' | 'worker_failed'): never {
+  process.stderr.write(`${JSON.stringify({ error: message, code })}\n`);
+  process.exit(exitCode);
 }
 
 async function main(): Promise<void> {
@@ -31,13 +32,14 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 1);
+    if (error instanceof ConfigError) fail(error.message, 2, 'invalid_config');
     throw error;
   }
   if (!config.databaseUrl) {
     fail(
       'npm run worker needs DATABASE_URL: the embedded database (DATA_DIR) belongs to the server process, whose in-process worker already delivers (WORKERS_IN_PROCESS, default true).',
       2,
+      'database_required',
     );
   }
   logger.level = config.logLevel;
@@ -70,4 +72,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error), 1));
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error), 1, 'worker_failed'));

@@ -182,4 +182,16 @@ describe.runIf(hasPostgres)('npm run worker processes (PostgreSQL)', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('DATABASE_URL');
   }, 30_000);
+
+  it('refuses a bad setting with exit code 2 and says which, as the server does', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: 'postgresql://127.0.0.1:1/none', SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), WORKER_METRICS_PORT: '99999', NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(JSON.parse(stderr.trim().split('\n').at(-1)!)).toMatchObject({ code: 'invalid_config', error: expect.stringContaining('WORKER_METRICS_PORT') });
+  }, 30_000);
 });
