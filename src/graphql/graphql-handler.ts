@@ -2,6 +2,7 @@ import { createYoga } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { describeError, logger } from '../infra/log.js';
+import { currentTrace } from '../infra/trace-context.js';
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage, useGraphiQLPageHeaders } from './graphiql-page.js';
 import { useGate, useResponseHeaders, type GraphQLServerContext } from './use-api-key-auth.js';
 import { createGraphQLErrorLog } from './use-error-log.js';
@@ -45,7 +46,8 @@ export function createGraphQLHandler(schema: GraphQLSchema, clientLeft: (context
   const errorLog = createGraphQLErrorLog((context, error) => {
     // A body cut off by its client fails to parse or read: not an unexpected error of ours (the request line says 499).
     if (context && clientLeft(context)) return;
-    logger.error({ requestId: context?.requestId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) });
+    // The request's trace (app.ts runs it in its trace): the same fields as REST's error line (operator guide, Logs).
+    logger.error({ requestId: context?.requestId ?? null, traceId: currentTrace()?.traceId ?? null, route: context?.log.route ?? '/graphql', error: describeError(error) });
   });
   const yoga = createYoga<GraphQLServerContext>({
     schema,

@@ -70,7 +70,14 @@ describe('an unexpected error on /graphql', () => {
     const requestId = res.headers.get('x-request-id');
     const errors = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 'error');
     expect(errors).toStrictEqual([
-      { time: expect.any(String), level: 'error', requestId, route: 'POST /graphql', error: { name: 'Error', code: 'ECONNRESET', message: 'connection reset while reading "Form"' } },
+      {
+        time: expect.any(String),
+        level: 'error',
+        requestId,
+        traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+        route: 'POST /graphql',
+        error: { name: 'Error', code: 'ECONNRESET', message: 'connection reset while reading "Form"' },
+      },
     ]);
     expect(lines.join('')).not.toContain(key);
     expect(lines.join('')).not.toContain('owner@acme.example');
