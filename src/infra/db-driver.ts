@@ -4,7 +4,7 @@ import type { Compilable } from 'kysely';
 import pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
-import { describeError, logger } from './log.js';
+import { logger } from './log.js';
 import { withWireIso } from './wire-timestamp.js';
 
 /**
@@ -135,27 +135,41 @@ const statementNames = new StatementNames('wg', 500);
 type PgQueryable = Pick<pg.PoolClient, 'query'> | Pick<pg.Pool, 'query'>;
 
 /**
+ * The driver's error beneath `error`: the error itself, or the one Prisma wraps (`meta.driverAdapterError.cause`, with
+ * PostgreSQL's code as `originalCode`).
+ */
+function driverError(error: Error): { code: unknown; message: unknown } {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; originalMessage?: unknown } } } }).meta?.driverAdapterError?.cause;
+  return cause ? { code: cause.originalCode, message: cause.originalMessage } : { code: (error as { code?: unknown }).code, message: error.message };
+}
+
+/**
  * Whether a statement failed because its connection to PostgreSQL went away (an operator's pg_terminate_backend, a
  * restart or failover, a network cut, a server that refuses connections): SQLSTATE classes 08 and 57P, or the node-pg
  * and socket errors of a connection that ended under it. Not a fault of the request, and not a bug of ours.
  */
-export function isConnectionLost(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+function isConnectionLost({ code, message }: { code: unknown; message: unknown }): boolean {
   if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code))) return true;
-  return /^Connection terminated|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Client was closed/.test(error.message);
+  return typeof message === 'string' && /^Connection terminated|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Client was closed/.test(message);
 }
 
 /**
- * A lost connection answers 503 `service_unavailable` with Retry-After: 1 on every transport (never a 500, which
- * says "our bug"); the retry runs on a live connection (a write: with its Idempotency-Key where it has one, as after
- * any network failure). One warn line per statement lost, without the statement's values.
+ * A lost connection (under the SQL driver or Prisma) answers 503 `service_unavailable` with Retry-After: 1 on every
+ * transport (never a 500, which says "our bug"); the retry runs on a live connection (a write: with its
+ * Idempotency-Key where it has one, as after any network failure). One warn line per statement lost, with the
+ * driver's code and first line, never the statement's values. Any other error is returned as it is.
  */
-function unavailable(error: unknown): unknown {
-  if (!isConnectionLost(error)) return error;
-  logger.warn({ error: describeError(error) }, 'database connection lost: answered 503 service_unavailable');
+export function unavailable(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const lost = driverError(error);
+  if (!isConnectionLost(lost)) return error;
+  const message = typeof lost.message === 'string' ? lost.message.split('\n')[0]!.slice(0, 200) : undefined;
+  logger.warn({ error: { name: error.name, ...(typeof lost.code === 'string' && { code: lost.code }), message } }, 'database connection lost: answered 503 service_unavailable');
   return new AppError('service_unavailable', { retryAfter: 1 }, { headers: { 'Retry-After': '1' } });
 }
+
+/** An error `unavailable` made: its connection is gone, so nothing more is sent on it (not even a ROLLBACK). */
+const isUnavailable = (error: unknown): boolean => error instanceof AppError && error.code === 'service_unavailable';
 
 async function pgRows<Row>(on: PgQueryable, text: string, values: readonly unknown[], named: boolean): Promise<Row[]> {
   const name = named ? statementNames.of(text) : undefined;
@@ -226,9 +240,11 @@ export function pgDriverSql(pool: pg.Pool, options: PgDriverOptions = {}): Drive
         await run('COMMIT');
         return result;
       } catch (error) {
-        await run('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
+        if (isUnavailable(error)) broken ??= new Error('database connection lost');
+        else
+          await run('ROLLBACK').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
         throw error;
       } finally {
         // A connection that could not even roll back is discarded, not returned to the pool mid-transaction.

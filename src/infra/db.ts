@@ -5,7 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
-import { pgDriverSql, pgliteDriverSql, type DriverSql } from './db-driver.js';
+import { pgDriverSql, pgliteDriverSql, unavailable, type DriverSql } from './db-driver.js';
 import { copyPgliteTemplate } from './db-template.js';
 import { trackPool } from './metrics.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -129,11 +129,31 @@ export const pgliteDir = (dataDir: string): string => join(dataDir, 'pgdata');
  */
 const PGLITE_SETTINGS = ['shared_buffers=16MB'];
 
+/**
+ * A query whose connection was lost throws 503 `service_unavailable`, as the SQL driver's statements do
+ * (db-driver.ts `unavailable`): the parts of a request on Prisma (sites, webhooks, verification) must not answer 500.
+ */
+function answeringUnavailable(client: PrismaClient): PrismaClient {
+  const extended = client.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        try {
+          return await query(args);
+        } catch (error) {
+          throw unavailable(error);
+        }
+      },
+    },
+  });
+  // The extension adds no model or method: the client's type is the same, less the options' generics.
+  return extended as unknown as PrismaClient;
+}
+
 function createClient(adapter: SqlMigrationAwareDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
-  if (!onQuery) return new PrismaClient({ adapter });
+  if (!onQuery) return answeringUnavailable(new PrismaClient({ adapter }));
   const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   client.$on('query', (event) => onQuery(event.query));
-  return client;
+  return answeringUnavailable(client);
 }
 
 function pgliteSession(db: PGlite): SqlSession {

@@ -84,7 +84,7 @@ builder.queryFields((t) => ({
     args: { webhookId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
     resolve: async (_root, args, context) => {
       const viewer = requireApiKeyViewer(context);
-      const { delivery } = await getSubscriptionDelivery(context.deps.db, viewer.accountId, args.webhookId, args.id);
+      const delivery = await getSubscriptionDelivery(context.deps.db, viewer.accountId, args.webhookId, args.id);
       // What the payload carries: the subscription's event, or a ping's webhookId (which needs no read scope).
       assertEventScope(viewer, delivery.eventType);
       return delivery;

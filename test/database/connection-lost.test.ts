@@ -51,6 +51,27 @@ describe.runIf(hasPostgres)('a PostgreSQL connection lost under a statement or a
     expect(await pidOf(db)).not.toBe(pid);
   });
 
+  /** The pid of the backend running `text` on this file's database, once it shows in pg_stat_activity. */
+  const pidRunning = async (text: string): Promise<number> => {
+    const database = new URL(db.url!).pathname.slice(1);
+    for (let tries = 0; tries < 100; tries++) {
+      const pid = (await admin.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query = $2`, [database, text])).rows[0]?.pid as number | undefined;
+      if (pid !== undefined) return pid;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`${text} never ran`);
+  };
+
+  it('answers a Prisma query whose backend is terminated under it with service_unavailable (sites, webhooks)', async () => {
+    const sleeping = db.prisma.$queryRawUnsafe('SELECT pg_sleep(5)').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await terminate(await pidRunning('SELECT pg_sleep(5)'));
+    expectUnavailable(await sleeping);
+    expect(await db.prisma.site.count()).toBe(0);
+  });
+
   it('keeps the process up when a transaction loses its connection between statements, and serves on', async () => {
     let pid = 0;
     const outcome = await db

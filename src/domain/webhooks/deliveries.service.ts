@@ -102,13 +102,13 @@ export async function listSubscriptionDeliveries(
   return toPage(data, page, first.total ?? 0);
 }
 
-/** The subscription's event (for the caller's scope check) and the delivery, in ONE statement. */
+/** A delivery of the account's subscription, in ONE statement (which tells a foreign webhook from a missing delivery). */
 export async function getSubscriptionDelivery(
   db: Database,
   accountId: number,
   webhookId: number,
   deliveryId: number,
-): Promise<{ event: string; delivery: DeliveryDetailView }> {
+): Promise<DeliveryDetailView> {
   const [row] = await db.sql(
     sqlBuilder
       .selectFrom(ownedSubscription(accountId, webhookId).as('w'))
@@ -116,14 +116,12 @@ export async function getSubscriptionDelivery(
         () => deliveriesOfW(null).select(DELIVERY_COLUMNS).select(['payload', 'attemptLog']).where('id', '=', deliveryId).as('d'),
         (join) => join.onTrue(),
       )
-      .select('w.event')
       .selectAll('d'),
   );
   if (!row) throw notFound('webhook');
   if (row.id === null) throw notFound('delivery');
   // The join found the delivery (its id is set): its columns are as the table has them.
-  const { event, ...delivery } = row;
-  return { event, delivery: { ...(delivery as DeliveryView), id: row.id, payload: delivery.payload, attemptLog: delivery.attemptLog as AttemptView[] } };
+  return { ...(row as DeliveryView), id: row.id, payload: row.payload, attemptLog: row.attemptLog as AttemptView[] };
 }
 
 /** The longest replay window (contract §6.5): what retention keeps. */
