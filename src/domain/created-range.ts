@@ -40,8 +40,11 @@ export function parseIsoDateTime(raw: string): Date | null {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(Number(h), Number(mi), Number(s), ms);
-  const time = date.getTime() - offsetMinutes * 60_000;
-  return Number.isNaN(time) ? null : new Date(time);
+  const instant = new Date(date.getTime() - offsetMinutes * 60_000);
+  // The offset may carry a first or last day across the calendar's ends (0001-01-01T00:00+01:00 is in year 0):
+  // the instant itself must be one PostgreSQL and the drivers write (years 1 to 9999 in UTC).
+  const utcYear = instant.getUTCFullYear();
+  return Number.isNaN(instant.getTime()) || utcYear < 1 || utcYear > 9999 ? null : instant;
 }
 
 const MESSAGE = 'must be an ISO 8601 date-time with an offset or Z, e.g. 2026-01-31T00:00:00Z';

@@ -15,6 +15,8 @@ describe('parseIsoDateTime', () => {
   });
 
   it('refuses what is not a calendar instant with an offset', () => {
+    // The offset carries these across the calendar's ends: year 0 and year 10000 in UTC.
+    for (const raw of ['0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-01:00']) expect(parseIsoDateTime(raw), raw).toBeNull();
     for (const raw of ['0000-01-01T00:00:00Z', '0050-02-29T00:00:00Z', '2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T00:00:00', 'yesterday', '2026-01-01']) {
       expect(parseIsoDateTime(raw), raw).toBeNull();
     }

@@ -109,6 +109,31 @@ describe('GET /v1/forms/{id}/submissions with createdFrom / createdBefore', () =
   });
 });
 
+describe("bounds at the calendar's ends (years 1 and 9999 in UTC)", () => {
+  const lists = () => [`/v1/forms/${formId}/submissions`, `/v1/calendar-widgets/${calendarId}/bookings`, `/v1/ecommerce-widgets/${shopId}/orders`];
+
+  it('answers a window reaching the last day or the first whole, without a 500 (a bound rounded to its nearer midnight stays in year 9999)', async () => {
+    for (const path of lists()) {
+      const all = await get(`${path}?createdBefore=9999-12-31T23:59:59Z&createdFrom=0001-01-01T00:00:00Z`);
+      expect([path, all.status, all.body.pagination.total]).toStrictEqual([path, 200, path.includes('submissions') ? 30 : 20]);
+      const none = await get(`${path}?createdFrom=9999-12-31T12:00:01Z`);
+      expect([path, none.status, none.body.pagination.total]).toStrictEqual([path, 200, 0]);
+    }
+    const query = 'query ($id: Int!, $before: DateTime) { formSubmissions(formId: $id, createdBefore: $before) { pagination { total } } }';
+    const res = await t.graphql(query, { id: formId, before: '9999-12-31T23:59:59Z' }, key);
+    expect([res.body.data, res.body.errors]).toStrictEqual([{ formSubmissions: { pagination: { total: 30 } } }, undefined]);
+  });
+
+  it('refuses with 400 validation_failed a bound whose offset carries it out of the calendar, export included', async () => {
+    for (const path of [...lists(), `/v1/forms/${formId}/submissions/export`]) {
+      for (const query of ['createdFrom=0001-01-01T00:00:00%2B01:00', 'createdBefore=9999-12-31T23:59:59-01:00']) {
+        const res = await get(`${path}?${query}`);
+        expect([path, query, res.status, res.body.code, res.body.fields?.[0]?.field]).toStrictEqual([path, query, 400, 'validation_failed', query.split('=')[0]]);
+      }
+    }
+  });
+});
+
 describe('GET /v1/calendar-widgets/{id}/bookings and /v1/ecommerce-widgets/{id}/orders with filters', () => {
   it('filters bookings by status and window together, counting the matching ones', async () => {
     const res = await get(`/v1/calendar-widgets/${calendarId}/bookings?status=cancelled&createdFrom=${day(2)}&createdBefore=${day(17)}`);

@@ -25,7 +25,7 @@ interface Signed {
  * The window [createdFrom, createdBefore) as three parts: days [daysFrom, daysBefore) summed from the day counts,
  * and the rows of a low and a high edge counted along the index, with a sign. Each bound is moved to the nearer
  * midnight of its day (a for createdFrom, b for createdBefore), and the rows between it and that midnight are added
- * or taken away, so an edge counts at most half a day of rows. With signed ranges (D(x, y) = -D(y, x)):
+ * or taken away, so an edge counts at most half a day of rows (a whole day on the calendar's last, which rounds down). With signed ranges (D(x, y) = -D(y, x)):
  * D(from, before) = D(from, a) + D(a, b) + D(b, before). a <= b always (from < before, and rounding to the nearer
  * midnight keeps the order), so the days need no sign; a = b when both are in one day or around one midnight.
  * A bound that is absent leaves its side open (its values unused).
@@ -41,10 +41,13 @@ export interface WindowParts extends Record<string, unknown> {
   highSign: 1 | -1;
 }
 
-/** `at`'s nearer midnight, with the signed range from `at` to it (low side) or from it to `at` (high side). */
+/** The last midnight a bound may round to: the next one, 10000-01-01, is past what PostgreSQL's drivers write. */
+const LAST_MIDNIGHT_MS = Date.UTC(9999, 11, 31);
+
+/** `at`'s nearer midnight (on the calendar's last day, its own), for the signed range between `at` and it. */
 function nearerMidnight(at: Date): Date {
   const floor = floorDay(at);
-  return at.getTime() - floor.getTime() < HALF_DAY_MS ? floor : new Date(floor.getTime() + DAY_MS);
+  return at.getTime() - floor.getTime() < HALF_DAY_MS || floor.getTime() >= LAST_MIDNIGHT_MS ? floor : new Date(floor.getTime() + DAY_MS);
 }
 
 const signed = (from: Date, before: Date): Signed => (from <= before ? { from, before, sign: 1 } : { from: before, before: from, sign: -1 });
