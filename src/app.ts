@@ -91,6 +91,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
     cut.cutMidAnswer(
       () => {
         const route = context.log.route ?? null;
+        // Cut by the service itself (logged `stream failed`): its own series, not the client's abort.
+        if (context.log.streamFailed) return void metrics.streamFailure(context.log.route);
         // A reader that stalled and was cut stays an abort, as for any other answer.
         if (eventStream && !context.log.stalled) {
           if (deps.config.logRequests) logger.info({ requestId: context.requestId, route, streamEnded: 'client' }, 'client closed the event stream');

@@ -29,6 +29,8 @@ export interface LogFields {
   keyId?: number;
   /** A streamed answer the service cut because its client stopped reading (not a client that left by itself). */
   stalled?: boolean;
+  /** A streamed answer the service cut after its first byte because producing it failed (not the client's doing). */
+  streamFailed?: boolean;
 }
 
 export interface RequestContext {

@@ -1,4 +1,4 @@
-import { httpClientAborts, httpRequestDuration, httpRequests, rateLimitRefusals, UNMATCHED_ROUTE } from './infra/metrics.js';
+import { httpClientAborts, httpRequestDuration, httpRequests, httpStreamFailures, rateLimitRefusals, UNMATCHED_ROUTE } from './infra/metrics.js';
 
 /** The methods a label may carry; anything else (a made-up method) is one fixed value, so labels stay a closed set. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -14,6 +14,8 @@ export interface RequestMetrics {
   request(method: string, logRoute: string | undefined, status: number, startedMs: number): void;
   /** A client that left first: `request` before its answer existed (also counted as status 499), `response` mid-answer. */
   clientAbort(logRoute: string | undefined, phase: 'request' | 'response'): void;
+  /** A streamed answer the service cut after its first byte because producing it failed. */
+  streamFailure(logRoute: string | undefined): void;
 }
 
 const recording: RequestMetrics = {
@@ -27,9 +29,12 @@ const recording: RequestMetrics = {
   clientAbort(logRoute, phase) {
     httpClientAborts.inc({ route: routeLabel(logRoute), phase });
   },
+  streamFailure(logRoute) {
+    httpStreamFailures.inc({ route: routeLabel(logRoute) });
+  },
 };
 
-const off: RequestMetrics = { request: () => undefined, clientAbort: () => undefined };
+const off: RequestMetrics = { request: () => undefined, clientAbort: () => undefined, streamFailure: () => undefined };
 
 /**
  * The per-request series are recorded only by a gateway that serves them (`METRICS_TOKEN` set): one that exposes no

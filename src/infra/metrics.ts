@@ -38,6 +38,8 @@ export const httpRequestDuration = histogram('http_request_duration_seconds', 'T
 
 export const httpClientAborts = counter('http_client_aborts_total', 'Requests whose client closed the connection first, by route template and phase: request (before the answer existed; counted with status 499) or response (mid-answer).', ['route', 'phase']);
 
+export const httpStreamFailures = counter('http_stream_failures_total', 'Streamed answers (exports) cut by a failure of the service after their first byte, by route template: their status (200) was already sent, so http_requests_total cannot count them as errors.', ['route']);
+
 export const httpRequestsShed = counter('http_requests_shed_total', 'Requests refused with 503 overloaded: MAX_CONCURRENT_REQUESTS were being worked on and MAX_QUEUED_REQUESTS waiting, or one waited 1 s in vain (also in http_requests_total, status 503).');
 
 export const graphqlOperations = counter('graphql_operations_total', 'GraphQL operations executed on /graphql, by type (query, mutation, subscription) and outcome (ok, error).', ['type', 'outcome']);

@@ -92,6 +92,7 @@ function nextLink(route: Route, url: URL, limit: unknown, next: string): string 
 /** A streamed body that failed after its first byte: the name only, never row data. */
 function logStreamFailure(context: RequestContext, error: unknown): void {
   const name = error instanceof Error ? error.name : typeof error;
+  context.log.streamFailed = true;
   logger.error({ requestId: context.requestId, route: context.log.route, error: { name } }, 'stream failed');
 }
 

@@ -94,6 +94,45 @@ describe('an export whose client stops reading', () => {
   });
 });
 
+const streamFailuresCounted = async (): Promise<number> => {
+  const line = (await registry.metrics()).split('\n').find((candidate) => candidate.startsWith('http_stream_failures_total{route="/v1/forms/{id}/submissions/export"}'));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+};
+
+describe('an export the service fails to finish', () => {
+  it('is cut, logged as `stream failed` and counted in http_stream_failures_total, never as the client\'s abort', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      for (const text of String(chunk).split('\n')) if (text.startsWith('{')) lines.push(JSON.parse(text) as Record<string, unknown>);
+      return true;
+    });
+    const { server, port } = await serveOnLoopback(t.app);
+    const failing = vi.spyOn(t.db, 'sql');
+    try {
+      const [aborts, failures] = [await abortsCounted(), await streamFailuresCounted()];
+      const requestId = `failing-${Date.now()}`;
+      const response = await stalledExport({ port }, requestId);
+      // The batches still to read fail (as a statement whose connection broke would, past the first byte).
+      failing.mockRejectedValue(new Error('the database failed'));
+      const ended = new Promise<boolean>((resolve) => response.once('close', () => resolve(response.complete)));
+      response.resume();
+      expect(await ended).toBe(false);
+      await vi.waitFor(async () => expect(await streamFailuresCounted()).toBe(failures + 1), { timeout: 5_000 });
+      expect(await abortsCounted()).toBe(aborts);
+      const mine = lines.filter((line) => line.requestId === requestId);
+      expect(mine.map((line) => [line.level, line.msg])).toStrictEqual([
+        ['info', undefined],
+        ['error', 'stream failed'],
+      ]);
+      expect(mine[1]).toMatchObject({ route: 'GET /v1/forms/{id}/submissions/export', error: { name: 'Error' } });
+    } finally {
+      failing.mockRestore();
+      write.mockRestore();
+      await closeHttpServer(server);
+    }
+  });
+});
+
 describe.runIf(hasPostgres)('npm start with stalled export readers', () => {
   let gateway: ServiceProcess;
 
