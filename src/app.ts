@@ -17,7 +17,7 @@ import { referenceResponse } from './rest/reference-page.js';
 import { toSchema } from './schema/index.js';
 import type { Readiness } from './shutdown.js';
 import type { McpEndpoint } from './mcp/mcp-endpoint.js';
-import { describeError, logger } from './infra/log.js';
+import { describeError, loggableHeaders, logger } from './infra/log.js';
 import { CLIENT_CLOSED_STATUS, metricsAnswer } from './infra/metrics.js';
 import { observeDependencies } from './infra/metrics-sources.js';
 import { requestMetrics } from './request-metrics.js';
@@ -108,7 +108,11 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
 
   async function route(request: Request, context: RequestContext): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (isUnshed(pathname)) context.log.route = `${request.method} ${pathname}`;
+    if (isUnshed(pathname)) {
+      context.log.route = `${request.method} ${pathname}`;
+      // Probes and the scraper read; any other method is not theirs (and a POST must not scrape /metrics).
+      if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: 'GET, HEAD' } }));
+    }
     if (pathname === '/healthz') return jsonResponse(200, { status: 'ok' });
     if (pathname === '/metrics') {
       // Before any gate: never rate-limited, and its own token, not an API key (decisions §7.5).
@@ -208,7 +212,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
           accountId: context.log.accountId ?? null,
           keyId: context.log.keyId ?? null,
           // Debugging a client: its headers, credentials redacted (src/infra/log.ts).
-          ...(logger.isLevelEnabled('debug') && { headers: Object.fromEntries(request.headers) }),
+          ...(logger.isLevelEnabled('debug') && { headers: loggableHeaders(request.headers) }),
         });
       }
       return response;

@@ -34,9 +34,13 @@ function badRequestTarget(request: IncomingMessage): FieldProblem | null {
     return null;
   }
   if (!target.startsWith('/')) return NOT_A_TARGET;
-  const host = request.headers.host;
-  // HTTP/1.0 may omit it (Node answers an HTTP/1.1 request without one 400 itself).
-  if (host !== undefined && !HOST.test(host)) return { field: 'Host', message: 'must be a host name or address, with an optional port' };
+  // RFC 9112 §3.2: exactly one Host in HTTP/1.1 (HTTP/1.0 may omit it). Node keeps only the first of several in
+  // `headers`, and answers a missing one with a bare 400 unless asked not to (requireHostHeader: false, below).
+  const hosts = request.headersDistinct.host ?? [];
+  if (hosts.length > 1) return { field: 'Host', message: 'must be sent once' };
+  const host = hosts[0];
+  if (host === undefined) return request.httpVersion === '1.0' ? null : { field: 'Host', message: 'is required in HTTP/1.1' };
+  if (!HOST.test(host)) return { field: 'Host', message: 'must be a host name or address, with an optional port' };
   return null;
 }
 
@@ -83,6 +87,32 @@ function answerClientError(error: Error & { code?: string }, socket: Socket & { 
 const OVERLOADED_BODY = JSON.stringify(OVERLOADED.toBody());
 const OVERLOADED_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(OVERLOADED_BODY), ...OVERLOADED.headers };
 
+/** Refusals written together once this many wait (a bound on what the first one waits), else at the loop's turn. */
+const REFUSAL_BATCH = 16;
+
+/**
+ * The 503 `overloaded` answers, written in batches: at the end of the event loop's I/O phase (setImmediate), or as
+ * soon as REFUSAL_BATCH wait. Each answer written alone cost the gateway ~60-100 µs, most of it the kernel's loopback
+ * send waking the client's process on the other core, once per answer; written back to back, a batch wakes it about
+ * once (bench stage overload: CPU per refusal ~25-40 µs, so more of the core is left to the admitted requests).
+ */
+class RefusalBatch {
+  private readonly pending: ServerResponse[] = [];
+
+  add(response: ServerResponse): void {
+    const count = this.pending.push(response);
+    if (count === 1) setImmediate(() => this.flush());
+    else if (count >= REFUSAL_BATCH) this.flush();
+  }
+
+  private flush(): void {
+    for (const response of this.pending.splice(0)) {
+      response.writeHead(503, OVERLOADED_HEADERS);
+      response.end(OVERLOADED_BODY);
+    }
+  }
+}
+
 /**
  * node:http around the app's fetch handler; only the request line and Host are checked here, and load is shed here
  * when the app is full (before a Request or a context exists: refusing must cost far less than serving), everything
@@ -94,12 +124,10 @@ export function createHttpServer(app: App): Server {
       cutMidAnswer: (listener) => res.once('close', () => res.writableFinished || listener()),
     }),
   );
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const refusals = new RefusalBatch();
+  const server = createServer({ requireHostHeader: false }, (request: IncomingMessage, response: ServerResponse) => {
     const problem = badRequestTarget(request);
-    if (problem === null && app.refusesAtDoor(request.method ?? 'OTHER', request.url ?? '/')) {
-      response.writeHead(503, OVERLOADED_HEADERS);
-      return void response.end(OVERLOADED_BODY);
-    }
+    if (problem === null && app.refusesAtDoor(request.method ?? 'OTHER', request.url ?? '/')) return refusals.add(response);
     if (problem === null) return void adapter(request, response);
     const body = JSON.stringify(validationFailed([problem]).toBody());
     response.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });

@@ -5,8 +5,8 @@ import { AppError } from '../errors.js';
  * Decisions §7.6: a cursor is an opaque position in one list with its filters. It carries the last row's place in
  * the list's order (createdAt, id), so a cursor page is a keyset read that costs what page 1 costs at any depth and
  * stays valid when that row is erased. A checksum over the position, the list and its filters makes a cursor made
- * for another list, other filters, or edited by hand a 400 `invalid_cursor` (a guessed position would reveal
- * nothing: the list's own scoping still applies, so a checksum, not a secret, is enough).
+ * for another list, other filters, another account, or edited by hand a 400 `invalid_cursor` (a guessed position
+ * would reveal nothing: the list's own scoping still applies, so a checksum, not a secret, is enough).
  */
 
 /** A row's place in the newest-first order (createdAt desc, id desc). */
@@ -16,10 +16,13 @@ export interface ListPosition {
 }
 
 /**
- * Which list a cursor walks: its name with the parent's id (`form:12:submissions`) and its filters, each written
- * canonically (null when absent), so that the same list and filters always make the same key.
+ * Which list a cursor walks: the account whose list it is, its name with the parent's id (`form:12:submissions`) and
+ * its filters, each written canonically (null when absent), so that the same list and filters always make the same
+ * key. The account is part of it so that another account's cursor is 400 `invalid_cursor`, checked with the input,
+ * like any cursor not of this list, and not a 404 of the lookup (contract §7.6).
  */
 export interface ListKey {
+  accountId: number;
   list: string;
   filters: Record<string, string | number | Date | null | undefined>;
 }
@@ -31,6 +34,7 @@ const CHECKSUM_BYTES = 12;
 
 const canonical = (key: ListKey): string =>
   [
+    `account:${key.accountId}`,
     key.list,
     ...Object.keys(key.filters)
       .sort()

@@ -40,16 +40,17 @@ export function routeParameters(route: TableRoute): RouteParameter[] {
   return list;
 }
 
-/** The JSON body's schema, from the zod schema that validates it; null for a row without a body. */
 /**
- * A body whose every field is optional may be left out (`POST /api-keys`, `POST /api-keys/{id}/roll`, as `curl -X
- * POST` sends them): an empty body then reads as `{}`. Any other route still answers an empty body 400 invalid_json.
+ * A POST whose body's every field is optional may leave it out (`POST /api-keys`, `POST /api-keys/{id}/roll`, as
+ * `curl -X POST` sends them): an empty body then reads as `{}`. Any other route, a PATCH included (an empty PATCH is
+ * a body lost on the way, not a change: it must not write, nor emit an update), answers it 400 invalid_json.
  */
 export function bodyMayBeOmitted(route: TableRoute): boolean {
-  if (!route.body) return false;
+  if (!route.body || route.method !== 'POST') return false;
   return (route.body instanceof z.ZodType ? route.body : route.body.schema).safeParse({}).success;
 }
 
+/** The JSON body's schema, from the zod schema that validates it; null for a row without a body. */
 export function requestBodySchema(route: TableRoute): JsonSchema | null {
   if (!route.body) return null;
   return toJsonSchema(route.body instanceof z.ZodType ? route.body : route.body.schema);

@@ -38,6 +38,21 @@ export const REDACT_PATHS: string[] = [
   ...LOGGED_OBJECTS.flatMap((object) => REDACTED_FIELDS.flatMap((field) => [`${object}${segment(field)}`, `${object}.*${segment(field)}`])),
 ];
 
+/**
+ * A header whose name says it may carry a credential: Authorization and Proxy-Authorization, cookies, any `…key…`,
+ * `…token…`, `…secret…`, `…signature…`, `…session…` or `…password…` header (X-Api-Key, X-Auth-Token, …). By
+ * pattern, not by a list of names: a client may send a credential under any header, and a debug line must not
+ * carry it.
+ */
+const CREDENTIAL_HEADER = /auth|cookie|key|token|secret|signature|session|passw/i;
+
+/** A request's headers for a debug line, every credential-like one's value written as "[redacted]". */
+export function loggableHeaders(headers: Headers): Record<string, string> {
+  const loggable: Record<string, string> = {};
+  for (const [name, value] of headers) loggable[name] = CREDENTIAL_HEADER.test(name) ? '[redacted]' : value;
+  return loggable;
+}
+
 export function createLogger(destination: DestinationStream = process.stdout, level: LogLevel = 'info'): Logger {
   return pino(
     {

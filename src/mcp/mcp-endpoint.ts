@@ -10,7 +10,7 @@ import { describeError, logger } from '../infra/log.js';
 import { rateLimitRefusals } from '../infra/metrics.js';
 import { readBodyText } from '../request-body.js';
 import { parseRowInput, type RowRunner } from '../execution/run-row.js';
-import { plainAnswer, plainToolCall } from './plain-tool-call.js';
+import { malformedToolCall, plainAnswer, plainToolCall } from './plain-tool-call.js';
 import { errorResult, rowRequestOf, successResult } from './tool-call.js';
 import type { ToolRow } from './tools.js';
 
@@ -115,6 +115,11 @@ export function createMcpEndpoint(tools: Map<string, ToolRow>, runner: RowRunner
     // Protocol 2025-06-18 has no JSON-RPC batches: one message per request, so one tool call per gate pass.
     if (Array.isArray(message)) return jsonRpcError(400, ErrorCode.InvalidRequest, new AppError('validation_failed', { fields: [{ field: '(body)', message: 'one JSON-RPC message, not a batch' }] }));
 
+    const malformed = malformedToolCall(message);
+    if (malformed !== null) {
+      const error = { code: ErrorCode.InvalidParams, message: 'Invalid params: tools/call takes params.name (a string) and params.arguments (an object, optional)' };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: malformed, error }), { status: 200, headers: { 'content-type': 'application/json', ...context.responseHeaders } });
+    }
     const plain = plainToolCall(request, message);
     if (plain && tools.has(plain.name)) {
       const result = await callTool(plain.name, plain.args, context);

@@ -32,6 +32,17 @@ export function plainToolCall(request: Request, message: unknown): PlainToolCall
 }
 
 /**
+ * The id of a well-formed JSON-RPC request for `tools/call` whose params are not a call (no string `name`, arguments
+ * not an object), else null. JSON-RPC answers it -32602 Invalid params; the SDK would answer -32603 with its schema
+ * library's issue list as the message.
+ */
+export function malformedToolCall(message: unknown): RequestId | null {
+  const envelope = JSONRPCRequestSchema.safeParse(message);
+  if (!envelope.success || envelope.data.method !== 'tools/call') return null;
+  return CallToolRequestSchema.safeParse(message).success ? null : envelope.data.id;
+}
+
+/**
  * The JSON-RPC answer's text. A result whose one text content is its structuredContent's JSON (tool-call.ts makes
  * every result so) reuses that text for structuredContent instead of serializing the body again.
  */

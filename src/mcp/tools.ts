@@ -45,7 +45,9 @@ function annotations(route: Route): NonNullable<Tool['annotations']> {
   return {
     title: route.summary,
     readOnlyHint: readOnly,
-    ...(!readOnly && { destructiveHint: route.method === 'DELETE' || route.tag === 'Erasure', idempotentHint: route.method !== 'POST' }),
+    ...(!readOnly && { destructiveHint: route.method === 'DELETE' || route.tag === 'Erasure' }),
+    // Stated on reads too (contract §7.3), though MCP reads it only beside readOnlyHint: false.
+    idempotentHint: route.method !== 'POST',
     openWorldHint: false,
   };
 }

@@ -117,6 +117,8 @@ export function createRestFacade(runner: RowRunner): RestFacade {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const found = matching.find(({ route }) => route.method === method);
     if (!found) {
+      // The path is a route's (its template labels the answer), the method is not.
+      context.log.route = `${request.method} /v1${matching[0]!.route.path}`;
       const allow = [...new Set(matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))].join(', ');
       return errorResponse(new AppError('method_not_allowed', {}, { headers: { Allow: allow } }));
     }
@@ -156,7 +158,8 @@ export function createRestFacade(runner: RowRunner): RestFacade {
           await streamed.body[Symbol.asyncIterator]().return?.();
           throw refused;
         }
-        const cacheHeaders = etag ? { ...CACHE_HEADERS, ETag: etag } : {};
+        // Every authenticated GET's answer is private to its key (§6.2), an untagged stream's too (the event stream, a PHI export).
+        const cacheHeaders = etag ? { ...CACHE_HEADERS, ETag: etag } : CACHE_HEADERS;
         return streamedResponse(streamed, { ...context.responseHeaders, ...cacheHeaders }, (failure) => logStreamFailure(context, failure), {
           ms: context.deps.config.streamIdleTimeoutMs,
           onIdle: () => {

@@ -16,7 +16,8 @@ export function errorCodesFor(route: TableRoute): ErrorCode[] {
   } else {
     codes.add('missing_site_key').add('site_not_found');
   }
-  codes.add('rate_limited');
+  // A free row (GET /rate_limit) is never refused by the budget (decisions §7.1).
+  if (!('budget' in route && route.budget === 'free')) codes.add('rate_limited');
   // Numeric path ids are canonical or 400; an event's public id ({eventId}) is looked up as it is, but a malformed
   // percent-encoding is 400 invalid_id in any placeholder (facade.ts parseParams).
   if (/\{\w+\}/.test(route.path)) codes.add('invalid_id').add('not_found');

@@ -10,8 +10,9 @@ import { bodyMayBeOmitted, requestBodySchema, routeParameters, toJsonSchema } fr
 /** A streamed body is tagged only by its version (the export); the event stream has none. */
 const isConditional = (route: TableRoute): boolean => route.method === 'GET' && (!isStreamRoute(route) || route.version !== undefined);
 
-/** Decisions §6.2: on every 200 and 304 answer to a GET. */
+/** Decisions §6.2: on every 200 and 304 answer to a GET (ETag where it answers If-None-Match). */
 const CONDITIONAL_HEADERS = ['ETag', 'Cache-Control', 'Vary'];
+const cacheHeaderNames = (route: TableRoute): string[] => (route.method !== 'GET' ? [] : isConditional(route) ? CONDITIONAL_HEADERS : ['Cache-Control', 'Vary']);
 const notModifiedResponse = {
   description: 'Not modified: If-None-Match matched the current ETag. No body; the same ETag and the rate-limit headers; no budget used',
   headers: { ...Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, { schema: { type: 'string' } }])), ...rateLimitHeaders(304) },
@@ -104,7 +105,7 @@ export function buildOpenApi(routes: TableRoute[], shapes: Map<Route, ResponseSh
     const success = successResponse(route, shapes);
     success.headers = {
       ...rateLimitHeaders(route.success.status),
-      ...Object.fromEntries([...(route.success.headers ?? []), ...(isConditional(route) ? CONDITIONAL_HEADERS : [])].map((name) => [name, { schema: { type: 'string' } }])),
+      ...Object.fromEntries([...(route.success.headers ?? []), ...cacheHeaderNames(route)].map((name) => [name, { schema: { type: 'string' } }])),
     };
     const requestBody = requestBodySchema(route);
     const operation: JsonSchema = {

@@ -82,6 +82,7 @@ export class EventStreams {
     }
     const subscriber: EventSubscriber = new EventSubscriber(db, this.tail, {
       accountId: request.accountId,
+      keyId: request.keyId,
       types: new Set(request.types),
       after: start.after,
       skipCommittedBefore: start.committed,

@@ -1,5 +1,6 @@
 import { committedIn, comparePositions, readFeed, type CommittedBefore, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
 import type { EventPayload, EventType } from '../domain/webhooks/events.service.js';
+import { liveApiKeyIds } from '../domain/accounts/api-keys.service.js';
 import type { Database } from '../infra/db.js';
 import { FEED_BATCH, type FeedTail, type TailReader } from './feed-tail.js';
 
@@ -14,6 +15,8 @@ export interface EventStream extends AsyncIterableIterator<EventPayload | null> 
 
 export interface SubscriberOptions {
   accountId: number;
+  /** The API key it was opened with: the stream ends once the key is no longer let in (feed-tail.ts). */
+  keyId: number;
   types: ReadonlySet<EventType>;
   /** Where it starts: after a resumed event, or the tail's position ("from the moment of connection"). */
   after: FeedPosition;
@@ -57,6 +60,10 @@ export class EventSubscriber implements EventStream, TailReader {
     this.seen = options.after;
     this.committedBefore = options.skipCommittedBefore;
     tail.add(this);
+  }
+
+  get keyId(): number {
+    return this.options.keyId;
   }
 
   [Symbol.asyncIterator](): this {
@@ -108,6 +115,8 @@ export class EventSubscriber implements EventStream, TailReader {
     if (upTo === null) throw new Error('the feed tail is not started');
     const account = { accountId: this.options.accountId, types: [...this.options.types] };
     const { rows } = await readFeed(this.db, { after: this.seen, account, upTo, limit: FEED_BATCH });
+    // Rows read from the table go only to a key still let in, as the tail's do.
+    if (rows.length && !(await liveApiKeyIds(this.db, [this.options.keyId])).has(this.options.keyId)) this.end();
     if (this.ended) return;
     for (const row of rows) if (!this.committedEarlier(row)) this.queue.push(row);
     const last = rows.at(-1);

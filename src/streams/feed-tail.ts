@@ -1,4 +1,5 @@
 import { committedNow, comparePositions, OUTBOX_CHANNEL, readFeed, type CommittedBefore, type FeedPosition, type FeedRow } from '../domain/webhooks/event-feed.service.js';
+import { liveApiKeyIds } from '../domain/accounts/api-keys.service.js';
 import type { Database } from '../infra/db.js';
 import type { SqlExecutor } from '../infra/db-driver.js';
 import { listenChannel, type ChannelListener } from '../infra/db-listen.js';
@@ -9,9 +10,16 @@ export const FEED_BATCH = 500;
 
 /** What the tail hands new rows to: the open streams of this replica. */
 export interface TailReader {
+  /** The API key the stream was opened with. */
+  readonly keyId: number;
   /** Rows past the tail's previous position, in order; the tail's `position` is already the new one. */
   take(rows: readonly FeedRow[]): void;
+  /** Ends the stream (its key is no longer let in). */
+  end(): void;
 }
+
+/** While streams are open and no row comes, their keys are still checked this often (an idle stream ends too). */
+const KEY_CHECK_MS = 1_000;
 
 /**
  * Reads on notifications start at least this far apart. The first after a quiet spell goes at once; under a steady
@@ -43,6 +51,8 @@ export class FeedTail {
   private listener: ChannelListener | null = null;
   private timer: NodeJS.Timeout | undefined;
   private gathering: NodeJS.Timeout | undefined;
+  /** When the open streams' keys were last checked (performance.now()). */
+  private keysCheckedAt = -Infinity;
   /** When the last read on a notification started (performance.now()). */
   private lastNotifiedRead = -Infinity;
   private running = false;
@@ -141,12 +151,24 @@ export class FeedTail {
           this.position = { txid: last.txid, id: last.id };
           this.again = true;
         } else if (comparePositions(watermark, after) > 0) this.position = watermark;
+        if (rows.length || performance.now() - this.keysCheckedAt >= KEY_CHECK_MS) await this.endStreamsOfLapsedKeys();
         if (rows.length) for (const reader of this.readers) reader.take(rows);
       } while (this.again && !this.stopped);
     } catch (error) {
       // The next wake-up (the poll at the latest) reads again from the same position: nothing is skipped.
       if (!this.stopped) logger.error({ error: error instanceof Error ? error.message : String(error) }, 'event stream tail: read failed');
     }
+  }
+
+  /**
+   * Streams are admitted once, when they open: before rows are handed on, the streams whose key was revoked or expired
+   * since (or whose account went to Free) are ended, so that nothing read after a revocation reaches them (the
+   * client's reconnection then meets the 401). One statement for every open stream of the replica.
+   */
+  private async endStreamsOfLapsedKeys(): Promise<void> {
+    this.keysCheckedAt = performance.now();
+    const live = await liveApiKeyIds(this.reader, [...new Set([...this.readers].map((reader) => reader.keyId))]);
+    for (const reader of [...this.readers]) if (!live.has(reader.keyId)) reader.end();
   }
 
   async stop(): Promise<void> {

@@ -91,7 +91,8 @@ describe('GET /v1/forms/{id}/submissions/export', () => {
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect(after.text).toContain('Bea');
-    expect((await exportOf('', formId('medical'))).headers.get('etag')).toBeNull();
+    const phi = (await exportOf('', formId('medical'))).headers;
+    expect([phi.get('etag'), phi.get('cache-control'), phi.get('vary')]).toStrictEqual([null, 'private, no-cache', 'Authorization, X-Service-Site-Key']);
   });
 
   it('streams CSV per RFC 4180: header, field labels in order, other keys sorted, quoting and the formula guard', async () => {

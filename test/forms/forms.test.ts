@@ -226,6 +226,17 @@ describe('PATCH /v1/forms/{id}', () => {
     expect(form.name).toBe('Contact');
   });
 
+  it('answers an empty body 400 invalid_json, writing nothing and emitting no form.updated (a lost body is no change)', async () => {
+    const before = await t.db.prisma.form.findUniqueOrThrow({ where: { id: formId() }, select: { updatedAt: true } });
+    const events = await t.db.prisma.outboxEvent.count();
+    for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
+      const res = await t.request('PATCH', `/v1/forms/${formId()}`, { key, headers });
+      expect([res.status, res.body.code]).toStrictEqual([400, 'invalid_json']);
+    }
+    expect(await t.db.prisma.form.findUniqueOrThrow({ where: { id: formId() }, select: { updatedAt: true } })).toStrictEqual(before);
+    expect(await t.db.prisma.outboxEvent.count()).toBe(events);
+  });
+
   it('archives with archived:true (200) and restores with archived:false', async () => {
     const archived = await t.request('PATCH', `/v1/forms/${formId()}`, { key, body: { archived: true } });
     expect(archived.status).toBe(200);

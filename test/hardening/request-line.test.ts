@@ -66,6 +66,12 @@ describe('the request line and Host', () => {
     }
   });
 
+  it('refuses an HTTP/1.1 request with no Host, or with two, with the 400 envelope (RFC 9112 §3.2), never serving it', async () => {
+    expect(await send('GET /v1/rate_limit HTTP/1.1', [auth()])).toStrictEqual({ status: 400, body: invalid('Host') });
+    expect(await send('GET /v1/rate_limit HTTP/1.1', ['Host: a.example', 'Host: b.example', auth()])).toStrictEqual({ status: 400, body: invalid('Host') });
+    expect(await send('GET /v1/rate_limit HTTP/1.1', ['Host: a.example', 'Host: a.example', auth()])).toStrictEqual({ status: 400, body: invalid('Host') });
+  });
+
   it('routes on the request-target alone: a Host carrying a path does not reach the route it names', async () => {
     const answer = await send('GET /healthz HTTP/1.1', ['Host: x/v1/forms?', auth()]);
     expect(answer.status).toBe(400);

@@ -4,7 +4,7 @@ import { encodeCursor } from '../../src/domain/list-cursor.js';
 import { submissionsListKey } from '../../src/domain/submissions/submissions.service.js';
 import { bookingsListKey } from '../../src/domain/widgets/calendars.service.js';
 import { createTestApp, type TestApp, type TestResponse } from '../support/app.js';
-import { accountFixture, formFixture, seed, siteFixture } from '../support/seed.js';
+import { accountFixture, formFixture, seed, seedAccount, siteFixture } from '../support/seed.js';
 
 /* Decisions §7.6: `after` cursors on the submissions, bookings, orders and events lists; the cursor envelope; `Link`
    on every 200 of those lists; walks that never repeat or skip under concurrent writes; cursors bound to their list
@@ -111,7 +111,7 @@ describe('GET /v1/forms/{id}/submissions?after=', () => {
     const first = await get(`/v1/forms/${formId}/submissions?createdFrom=${day(3)}&limit=4`);
     const pageOne = ids(first);
     const lastOfPageOne = first.body.data[3];
-    const cursor = encodeCursor(submissionsListKey(formId, { createdFrom: new Date(day(3)), createdBefore: null }), { createdAt: new Date(lastOfPageOne.createdAt), id: lastOfPageOne.id });
+    const cursor = encodeCursor(submissionsListKey(acme.id, formId, { createdFrom: new Date(day(3)), createdBefore: null }), { createdAt: new Date(lastOfPageOne.createdAt), id: lastOfPageOne.id });
     // Page 1 in page mode: its v1 body as ever, and the first cursor in its Link (the filters as given, limit kept).
     expect(Object.keys(first.body.pagination)).toStrictEqual(['page', 'limit', 'total', 'pages']);
     expect(first.headers.get('link')).toBe(`</v1/forms/${formId}/submissions?createdFrom=${encodeURIComponent(day(3))}&limit=4&after=${cursor}>; rel="next"`);
@@ -119,7 +119,7 @@ describe('GET /v1/forms/{id}/submissions?after=', () => {
     const second = await get(`/v1/forms/${formId}/submissions?createdFrom=${day(3)}&limit=4&after=${cursor}`);
     expect(second.status).toBe(200);
     const last = second.body.data[3];
-    const next = encodeCursor(submissionsListKey(formId, { createdFrom: new Date(day(3)), createdBefore: null }), { createdAt: new Date(last.createdAt), id: last.id });
+    const next = encodeCursor(submissionsListKey(acme.id, formId, { createdFrom: new Date(day(3)), createdBefore: null }), { createdAt: new Date(last.createdAt), id: last.id });
     expect(second.body).toStrictEqual({ data: second.body.data, pagination: { limit: 4, next } });
     expect(second.body.data).toHaveLength(4);
     expect(ids(second)).toStrictEqual((await pageWalk(`/v1/forms/${formId}/submissions?createdFrom=${day(3)}`, 4)).slice(4, 8));
@@ -167,6 +167,15 @@ describe('GET /v1/forms/{id}/submissions?after=', () => {
     expect((await get(`/v1/forms/999999/submissions?after=${after}`)).body.code).toBe('invalid_cursor');
   });
 
+  it("refuses another account's cursor on the same list path as invalid_cursor, before the lookup (not the lookup's 404)", async () => {
+    const stranger = (await seedAccount(t.db, { ref: 'stranger', name: 'Stranger' })).apiKeys.full!.key;
+    for (const list of [`/v1/forms/${formId}/submissions`, `/v1/calendar-widgets/${calendarId}/bookings`, `/v1/ecommerce-widgets/${shopId}/orders`]) {
+      const after = new URL(linkOf(await get(`${list}?limit=1`))!, 'http://x').searchParams.get('after')!;
+      const res = await t.request('GET', `${list}?limit=1&after=${after}`, { key: stranger });
+      expect([list, res.status, res.body.code]).toStrictEqual([list, 400, 'invalid_cursor']);
+    }
+  });
+
   it('never repeats or skips a row while submissions arrive during the walk, and a cursor outlives the erasure of its row', async () => {
     const before = await pageWalk(`/v1/forms/${formId}/submissions`, 100);
     let n = 0;
@@ -197,7 +206,7 @@ describe('GET /v1/calendar-widgets/{id}/bookings, /v1/ecommerce-widgets/{id}/ord
     }
     const first = await get(`/v1/calendar-widgets/${calendarId}/bookings?status=scheduled&limit=2`);
     const last = first.body.data[1];
-    const cursor = encodeCursor(bookingsListKey(calendarId, { status: 'scheduled', page: 1, limit: 2, after: null }), { createdAt: new Date(last.createdAt), id: last.id });
+    const cursor = encodeCursor(bookingsListKey(acme.id, calendarId, { status: 'scheduled', page: 1, limit: 2, after: null }), { createdAt: new Date(last.createdAt), id: last.id });
     expect(first.headers.get('link')).toBe(`</v1/calendar-widgets/${calendarId}/bookings?status=scheduled&limit=2&after=${cursor}>; rel="next"`);
   });
 

@@ -94,7 +94,9 @@ describe('the log of real requests and jobs carrying hidden values', () => {
     try {
       worker = await startWorker({ config: t.deps.config, db: t.db, queue: t.queue, emailSender, pollingIntervalSeconds: 0.5 });
       expect((await t.request('GET', '/v1/forms', { key })).status).toBe(200);
-      expect((await t.request('GET', '/v1/site-catalog', { siteKey })).status).toBe(200);
+      // A client's credentials under other headers (a proxy's, an API gateway's): no debug line carries them either.
+      const elsewhere = { 'proxy-authorization': `Bearer ${key}`, 'x-api-key': key, 'x-auth-token': siteKey };
+      expect((await t.request('GET', '/v1/site-catalog', { siteKey, headers: elsewhere })).status).toBe(200);
       const ingested = await t.request('POST', `/v1/forms/${formId}/submissions`, { key, body: { formData: { name: FIELD_VALUE, email: EMAIL } } });
       expect(ingested.status).toBe(201);
       const subscribed = await t.request('POST', '/v1/webhooks', { key, body: { url: SUBSCRIPTION_HOOK, event: 'submission.created' } });
@@ -133,7 +135,12 @@ describe('the log of real requests and jobs carrying hidden values', () => {
       ]),
     );
     expect(requests.find((line) => line.route === 'GET /v1/forms')?.headers).toMatchObject({ authorization: '[redacted]' });
-    expect(requests.find((line) => line.route === 'GET /v1/site-catalog')?.headers).toMatchObject({ 'x-service-site-key': '[redacted]' });
+    expect(requests.find((line) => line.route === 'GET /v1/site-catalog')?.headers).toMatchObject({
+      'x-service-site-key': '[redacted]',
+      'proxy-authorization': '[redacted]',
+      'x-api-key': '[redacted]',
+      'x-auth-token': '[redacted]',
+    });
     expect(lines.filter((line) => line.level === 'error')).toEqual([expect.objectContaining({ error: { name: 'Error', message: 'query failed' } })]);
     expect(lines.filter((line) => line.msg === 'job failed')).toEqual(
       expect.arrayContaining([expect.objectContaining({ level: 'warn', queue: 'email.send', error: { name: 'Error' } })]),

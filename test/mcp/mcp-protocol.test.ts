@@ -140,6 +140,16 @@ describe('POST /mcp: tools/call through the SDK and without it', () => {
     expect((await post(fx.demo.apiKey, call, { accept: 'application/json' })).status).toBe(406);
     expect((await post(fx.demo.apiKey, call, { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
   });
+
+  it('answers a tools/call whose params are not a call -32602 Invalid params, with its id and no schema dump', async () => {
+    for (const params of [{}, { name: 5 }, { name: 'list_forms', arguments: 'x' }, undefined]) {
+      const answer = await post(fx.demo.apiKey, { jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params && { params }) });
+      expect([answer.status, answer.body]).toStrictEqual([
+        200,
+        { jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid params: tools/call takes params.name (a string) and params.arguments (an object, optional)' } },
+      ]);
+    }
+  });
 });
 
 describe('POST /mcp: the budget', () => {

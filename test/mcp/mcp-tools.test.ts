@@ -97,6 +97,7 @@ describe('MCP tools: one per API-key row, derived', () => {
         expect(route.success.status).toBe(204);
       }
       expect(tool.annotations?.readOnlyHint).toBe(route.method === 'GET');
+      expect(tool.annotations?.idempotentHint).toBe(route.method !== 'POST');
     }
     expect(tools.get(toolOf('GET /forms'))?.inputSchema.properties).toMatchObject({ page: { type: 'integer' }, limit: { type: 'integer' }, domainId: {}, archived: {} });
     expect(tools.get(toolOf('POST /forms/{id}/submissions'))?.inputSchema).toMatchObject({ properties: { id: { type: 'integer' }, formData: { type: 'object' }, idempotencyKey: { type: 'string' } }, required: ['id', 'formData'] });

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
+import { issueApiKey, revokeApiKey } from '../../src/domain/accounts/api-keys.service.js';
 import { outboxRow } from '../../src/domain/webhooks/events.service.js';
 import { eventStreamEventsSent, eventStreamsOpen } from '../../src/infra/metrics.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -72,7 +73,7 @@ describe('GET /v1/events/stream', () => {
     expect(stream.response.status).toBe(200);
     expect((await eventStreamsOpen.get()).values[0]?.value).toBe(1);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(stream.response.headers.get('cache-control')).toBe('no-cache');
+    expect([stream.response.headers.get('cache-control'), stream.response.headers.get('vary')]).toStrictEqual(['private, no-cache', 'Authorization, X-Service-Site-Key']);
     expect(Number(stream.response.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
 
     await ingest('Ada');
@@ -171,6 +172,30 @@ describe('GET /v1/events/stream', () => {
     // A closed stream gives its slot back.
     await five[0]!.close();
     await expect.poll(async () => (await open()).response.status, { timeout: 5000 }).toBe(200);
+  });
+
+  it('ends its streams, REST and GraphQL alike, once their key is revoked: nothing read after the revocation reaches them', async () => {
+    const issued = await issueApiKey(t.db.prisma, t.deps.hasher, { accountId: acme.id, scopes: ['read:submissions'] });
+    const rest = await open('', { key: issued.key });
+    const graphql = await SseClient.open(`${baseUrl}/graphql`, {
+      key: issued.key,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'subscription { events { id type } }' }),
+    });
+    clients.push(graphql);
+    await expect.poll(() => t.deps.streams.stats.open, { timeout: 5000 }).toBe(2);
+    await ingest('before');
+    await rest.waitForEvents(1);
+    await graphql.waitForEvents(1);
+    await revokeApiKey(t.db.prisma, issued.id);
+    await ingest('after');
+    await rest.waitForEnd();
+    await graphql.waitForEnd();
+    expect(rest.events.map((event) => event.type)).toStrictEqual(['submission.created']);
+    expect(graphql.results).toHaveLength(1);
+    // The client's reconnection meets the revocation.
+    expect((await t.request('GET', '/v1/events/stream', { key: issued.key })).status).toBe(401);
   });
 
   it('sends a keep-alive comment when idle', async () => {

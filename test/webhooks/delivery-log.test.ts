@@ -123,6 +123,23 @@ describe('GET /v1/webhooks/{id}/deliveries and /deliveries/{deliveryId}', () => 
     expect(detail.text).not.toContain('receiver.test');
   });
 
+  it('follows a redirect within the host (the same signed body), and fails one off the host with redirect_off_host', async () => {
+    receiver.handle('/moved', { status: 307, redirect: '/ok' });
+    receiver.handle('/ok', { status: 204 });
+    receiver.handle('/away', { status: 308, redirect: 'https://other.test/ok' });
+    const moved = await subscribe('/moved');
+    const away = await subscribe('/away');
+    await ingest('Ada');
+    const [followed] = await settled(moved.id);
+    expect(followed).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 204, lastError: null });
+    const reached = receiver.requests.filter((request) => request.pathname === '/ok');
+    expect(reached.map((request) => [request.method, request.host])).toStrictEqual([['POST', 'receiver.test']]);
+    expect(verify(moved.secret, reached[0]!)).toMatchObject({ type: 'submission.created' });
+    const [refused] = await settled(away.id);
+    expect(refused).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: 'redirect_off_host' });
+    expect(receiver.requests.filter((request) => request.host === 'other.test')).toStrictEqual([]);
+  });
+
   it('logs a failed delivery: every attempt with its status code and reason, and filters by status', async () => {
     receiver.handle('/down', { status: 500 });
     receiver.handle('/ok', { status: 200 });

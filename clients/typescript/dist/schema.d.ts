@@ -1473,7 +1473,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     name?: string;
@@ -5386,7 +5386,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description A JSON object in UTF-8, without a Content-Encoding (else 400 invalid_json); objects and arrays nest at most 32 levels deep, counting the body as 1, no string or key holds a NUL character or an unpaired surrogate, and no number exceeds a double (else 400 validation_failed naming the top-level field) */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description absolute https URL on port 443 */
@@ -6555,6 +6555,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window ends */
                     "X-RateLimit-Reset"?: number;
+                    "Cache-Control"?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,26 +8600,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "plan_feature_gated";
-                    };
-                };
-            };
-            /** @description Error: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description the budget of the current one-hour window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window ends */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
                     };
                 };
             };

@@ -3,6 +3,8 @@ import { AppError } from '../../errors.js';
 import { READ_SCOPES, type Scope } from '../../scopes.js';
 import { accountNotFound } from './accounts.service.js';
 import { generateApiKey, type KeyHasher } from '../../infra/secrets.js';
+import type { SqlExecutor } from '../../infra/db-driver.js';
+import { sql, sqlBuilder } from '../../infra/sql.js';
 
 /*
  * One way of writing an API key: ApiKey rows are written through Prisma's client only (here, the gate's
@@ -81,4 +83,25 @@ export async function listApiKeys(prisma: Db, accountId: number): Promise<ApiKey
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     select: { id: true, name: true, scopes: true, lastFour: true, createdAt: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
   });
+}
+
+/**
+ * Of `ids`, the keys that would still be let in now: not revoked, not expired, their account not on Free (the gate's
+ * own rules, authenticate.ts). An open event stream is admitted once, at its start; the streams ask this before
+ * sending what they read, so that a revocation, an expiry or an overlap's end holds for them as at once as for a
+ * request (contract §7.4). One statement for every stream of a replica.
+ */
+export async function liveApiKeyIds(db: SqlExecutor, ids: readonly number[], now = new Date()): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.sql(
+    sqlBuilder
+      .selectFrom('ApiKey as k')
+      .innerJoin('Account as a', 'a.id', 'k.accountId')
+      .select('k.id')
+      .where(sql<boolean>`k."id" = ANY(${[...ids]}::int[])`)
+      .where('k.revokedAt', 'is', null)
+      .where((eb) => eb.or([eb('k.expiresAt', 'is', null), eb('k.expiresAt', '>', now)]))
+      .where('a.plan', '<>', 'free'),
+  );
+  return new Set(rows.map((row) => row.id));
 }

@@ -172,7 +172,8 @@ export const submissionOf = (row: Omit<Submission, 'formData'> & { formData: unk
 });
 
 /** The list a submissions cursor walks: one form's submissions with one window. */
-export const submissionsListKey = (formId: number, range: CreatedRange): ListKey => ({
+export const submissionsListKey = (accountId: number, formId: number, range: CreatedRange): ListKey => ({
+  accountId,
   list: `form:${formId}:submissions`,
   filters: { createdFrom: range.createdFrom, createdBefore: range.createdBefore },
 });
@@ -186,7 +187,7 @@ export const submissionsListKey = (formId: number, range: CreatedRange): ListKey
  */
 export async function listFormSubmissions(db: SqlExecutor, reader: Reader, formId: number, filter: SubmissionListFilter): Promise<WalkPage<Submission>> {
   assertCreatedRange(filter);
-  const key = submissionsListKey(formId, filter);
+  const key = submissionsListKey(reader.accountId, formId, filter);
   const after = filter.after !== null ? decodeCursor(key, filter.after) : null;
   const { skip, take } = after ? { skip: 0, take: filter.limit + 1 } : skipTake({ page: filter.page ?? 1, limit: filter.limit });
   const rows = await db.sql(

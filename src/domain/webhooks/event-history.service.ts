@@ -24,7 +24,8 @@ export const visibleEventTypes = (scopes: ReadonlySet<Scope>): EventType[] => EV
 
 /** The list an events cursor walks: one account's events with one type and window (the key's kinds apply anyway). */
 export const eventsListKey = (accountId: number, filter: EventFilter): ListKey => ({
-  list: `account:${accountId}:events`,
+  accountId,
+  list: 'events',
   filters: { type: filter.type, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore },
 });
 

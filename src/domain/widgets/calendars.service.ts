@@ -73,7 +73,8 @@ export const BOOKING_STATUSES = ['scheduled', 'cancelled', 'no_show', 'completed
 export type BookingListFilter = WidgetRowsFilter<BookingStatus>;
 
 /** The list a bookings cursor walks: one widget's bookings with one status and window. */
-export const bookingsListKey = (widgetId: number, filter: BookingListFilter): ListKey => ({
+export const bookingsListKey = (accountId: number, widgetId: number, filter: BookingListFilter): ListKey => ({
+  accountId,
   list: `calendar-widget:${widgetId}:bookings`,
   filters: { status: filter.status, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore },
 });
@@ -87,7 +88,7 @@ export function listCalendarBookings(prisma: Db, accountId: number, widgetId: nu
   const where: Prisma.BookingWhereInput = widgetRowsWhere({ calendarWidgetId: widgetId }, filter);
   return walkCountedWidgetRows(
     filter,
-    bookingsListKey(widgetId, filter),
+    bookingsListKey(accountId, widgetId, filter),
     'calendar_widget',
     async (countWhere) => {
       if (!countWhere) {

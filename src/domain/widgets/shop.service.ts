@@ -82,7 +82,8 @@ export const ORDER_STATUSES = ['paid', 'shipped', 'refunded', 'failed'] as const
 export type WidgetOrderListFilter = WidgetRowsFilter<OrderStatus>;
 
 /** The list an orders cursor walks: one widget's orders with one status and window. */
-export const ordersListKey = (widgetId: number, filter: WidgetOrderListFilter): ListKey => ({
+export const ordersListKey = (accountId: number, widgetId: number, filter: WidgetOrderListFilter): ListKey => ({
+  accountId,
   list: `ecommerce-widget:${widgetId}:orders`,
   filters: { status: filter.status, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore },
 });
@@ -96,7 +97,7 @@ export function listWidgetOrders(prisma: Db, accountId: number, widgetId: number
   const where: Prisma.OrderWhereInput = widgetRowsWhere({ ecommerceWidgetId: widgetId }, filter);
   return walkCountedWidgetRows(
     filter,
-    ordersListKey(widgetId, filter),
+    ordersListKey(accountId, widgetId, filter),
     'ecommerce_widget',
     async (countWhere) => {
       if (!countWhere) {
@@ -114,7 +115,7 @@ export function listWidgetOrders(prisma: Db, accountId: number, widgetId: number
 export async function listCollectionOrders(prisma: Db, accountId: number, collectionId: number, filter: WidgetOrderListFilter): Promise<WalkPage<OrderView>> {
   assertCreatedRange(filter);
   const where: Prisma.OrderWhereInput = widgetRowsWhere({ collectionId }, filter);
-  const key: ListKey = { list: `collection:${collectionId}:orders`, filters: ordersListKey(collectionId, filter).filters };
+  const key: ListKey = { accountId, list: `collection:${collectionId}:orders`, filters: ordersListKey(accountId, collectionId, filter).filters };
   return walkPageOf(
     filter,
     key,

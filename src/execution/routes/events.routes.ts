@@ -55,7 +55,8 @@ export const eventRoutes: TableRoute[] = [
       };
       return {
         status: 200,
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+        // Cache-Control and Vary: the facade's, as on every authenticated GET.
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-accel-buffering': 'no' },
         body: new ServerSentEvents(stream, data),
       };
     },

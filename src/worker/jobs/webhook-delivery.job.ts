@@ -9,6 +9,7 @@ import { deliveryGroup, derivedJobId, type EmailJob, type WebhookDeliveryJob } f
 import { QUEUE, transactionDb, type JobQueue } from '../../infra/jobs.js';
 import type { OutboundFailureReason, OutboundFetcher } from '../../infra/outbound-fetch.js';
 import { PING_EVENT_TYPE } from '../../domain/webhooks/delivery-actions.service.js';
+import { twinHostnames } from '../../domain/verification/verification.service.js';
 import { rowsById } from '../../infra/rows-by-id.js';
 import type { Alongside, AlongsideWrite } from '../../infra/job-completions.js';
 import { webhookDeliveries, webhookDeliveryLatency } from '../../infra/metrics.js';
@@ -243,7 +244,10 @@ async function deliverWebhook(deps: WebhookDeliveryDeps, { readDelivery }: Batch
       'webhook-signature': signature,
     },
     body,
-    maxRedirects: 0,
+    // The outbound-fetch rules (contract §4): up to 3 redirects within the URL's host and its www/apex twin. A 307
+    // or 308 sends the same signed body again; a 301/302/303 becomes a GET without it, which a receiver answers as it
+    // will (anything but 2xx retries).
+    allowedHosts: twinHostnames(URL.parse(target.url)?.hostname ?? ''),
     timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS,
   });
 
