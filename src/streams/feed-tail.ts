@@ -145,13 +145,14 @@ export class FeedTail {
         if (after === null) return;
         const { rows, watermark } = await readFeed(this.reader, { after, limit: FEED_BATCH });
         if (this.stopped) return;
+        // Before the position moves: a check that fails leaves the rows to the next read, as a failed read does.
+        if (rows.length || performance.now() - this.keysCheckedAt >= KEY_CHECK_MS) await this.endStreamsOfLapsedKeys();
         const last = rows.at(-1);
         // A full batch: more may follow below the watermark; read again from its last row.
         if (rows.length === FEED_BATCH && last) {
           this.position = { txid: last.txid, id: last.id };
           this.again = true;
         } else if (comparePositions(watermark, after) > 0) this.position = watermark;
-        if (rows.length || performance.now() - this.keysCheckedAt >= KEY_CHECK_MS) await this.endStreamsOfLapsedKeys();
         if (rows.length) for (const reader of this.readers) reader.take(rows);
       } while (this.again && !this.stopped);
     } catch (error) {
