@@ -167,7 +167,7 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
   return {
     refusesAtDoor(method, url) {
       if (!shedder.refusesAtDoor(url)) return false;
-      metrics.request(method, undefined, 503, performance.now());
+      metrics.shed(method, performance.now());
       return true;
     },
     async fetch(request, connection) {
@@ -195,7 +195,8 @@ export function createApp(deps: AppDeps, options: { readiness?: Readiness } = {}
       // The client went away before its answer existed (mid-body, or while it was computed): whatever failed for
       // want of it is not the service's failure, so the request is 499, as nginx logs it, never a 5xx.
       const status = request.signal.aborted ? CLIENT_CLOSED_STATUS : response.status;
-      metrics.request(request.method, context.log.route, status, started);
+      if (admitted) metrics.request(request.method, context.log.route, status, started);
+      else metrics.shed(request.method, started);
       span.end(spanEnd(context.log.route, status));
       if (status === CLIENT_CLOSED_STATUS) metrics.clientAbort(context.log.route, 'request');
       // Only where it is counted or logged: the listener is one more object per request.

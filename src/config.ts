@@ -115,6 +115,27 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+/** A whole number from 0 (`0`: off or none, as the setting documents) to 999999. */
+function wholeNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^(0|[1-9][0-9]{0,5})$/.test(raw)) throw new ConfigError(`${name} must be a whole number from 0 to 999999, got "${raw}"`);
+  return Number(raw);
+}
+
+/**
+ * A URL setting whose scheme is one of `schemes` and whose host and port parse (a typo such as `redis://host:port`
+ * or `garbage` is refused at start, not met as a failing connection or a silent per-replica fallback later). The
+ * value is never quoted: it may carry a password.
+ */
+function serviceUrl(env: Env, name: string, schemes: readonly string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  const url = URL.parse(raw);
+  if (!url || !schemes.includes(url.protocol.slice(0, -1)) || url.hostname === '') throw new ConfigError(`${name} must be a ${schemes.map((scheme) => `${scheme}://`).join(' or ')} URL with a host`);
+  return raw;
+}
+
 function milliseconds(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -190,13 +211,13 @@ export function loadConfig(env: Env = process.env): Config {
     jobQueuePoolSize: positiveInt(env, 'JOB_QUEUE_POOL_SIZE', 4),
     pipelinePoolSize: positiveInt(env, 'PIPELINE_POOL_SIZE', 2),
     dataDir,
-    redisUrl: env.REDIS_URL || null,
+    redisUrl: serviceUrl(env, 'REDIS_URL', ['redis', 'rediss']),
     migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
     seedDemo: flag(env, 'SEED_DEMO', databaseUrl === null),
     workersInProcess: flag(env, 'WORKERS_IN_PROCESS', true),
     secretKey: loadSecretKey(env, databaseUrl, dataDir),
     previousSecretKeys: loadPreviousSecretKeys(env),
-    smtpUrl: env.SMTP_URL || null,
+    smtpUrl: serviceUrl(env, 'SMTP_URL', ['smtp', 'smtps']),
     outboundTestResolve,
     outboundTestCa,
     logRequests: flag(env, 'LOG_REQUESTS', true),
@@ -209,9 +230,9 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
     streamIdleTimeoutMs: milliseconds(env, 'STREAM_IDLE_TIMEOUT_MS', 30_000),
-    graphqlAnswerCacheBytes: env.GRAPHQL_ANSWER_CACHE_MB === '0' ? 0 : positiveInt(env, 'GRAPHQL_ANSWER_CACHE_MB', 16) * 1024 * 1024,
+    graphqlAnswerCacheBytes: wholeNumber(env, 'GRAPHQL_ANSWER_CACHE_MB', 16) * 1024 * 1024,
     maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS === 'off' ? null : positiveInt(env, 'MAX_CONCURRENT_REQUESTS', DEFAULT_MAX_CONCURRENT_REQUESTS),
-    maxQueuedRequests: env.MAX_QUEUED_REQUESTS === '0' ? 0 : positiveInt(env, 'MAX_QUEUED_REQUESTS', DEFAULT_MAX_QUEUED_REQUESTS),
+    maxQueuedRequests: wholeNumber(env, 'MAX_QUEUED_REQUESTS', DEFAULT_MAX_QUEUED_REQUESTS),
     workerMetricsPort: env.WORKER_METRICS_PORT ? portNumber(env, 'WORKER_METRICS_PORT') : null,
     streamKeepAliveMs: Math.min(milliseconds(env, 'STREAM_KEEP_ALIVE_MS', 15_000), 15_000) || 15_000,
     streamLeaseMs: Math.max(milliseconds(env, 'STREAM_LEASE_MS', 30_000), 1_000),

@@ -99,7 +99,8 @@ export interface ErrorContext {
   attempts?: { path: string; ok: boolean; reason: string }[];
 }
 
-const REQUEST_LEVEL_STATUSES = new Set([401, 402, 429]);
+// 503: the database connection was lost, or the replica is overloaded: the whole request is to be retried (Retry-After).
+const REQUEST_LEVEL_STATUSES = new Set([401, 402, 429, 503]);
 
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;

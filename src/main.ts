@@ -45,7 +45,6 @@ async function main(): Promise<void> {
   const db = await openDatabase({ ...config, holdPoolOpen: true });
   const applied = config.migrateOnStart ? await migrate(db) : [];
   const hasher = createKeyHasher(config);
-  const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
   const queue = await startJobQueue({ db, ...queueConnections(config), listen: config.workersInProcess });
   const fetcher = createOutboundFetcher(config);
   // Loaded only when jobs run here: a gateway beside separate workers never loads nodemailer and the job handlers.
@@ -59,10 +58,22 @@ async function main(): Promise<void> {
   const app = createApp({ config, db, hasher, phi: createPhiCipher(config), rateLimits, fetcher, queue, streams }, { readiness });
   const server = createHttpServer(app);
   const http = trackConnections(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
+  const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    server.once('error', resolve);
+    server.listen(config.port, config.host, () => resolve(null));
   });
+  if (refused) {
+    // Nothing is seeded yet (the demo's keys are shown once: they must not be made by a start that then fails), and
+    // what was opened is closed, the embedded database cleanly.
+    await worker?.stop({ timeoutMs: 1_000 }).catch(() => undefined);
+    await queue.stop({ graceful: false, timeoutMs: 1_000 }).catch(() => undefined);
+    await Promise.all([rateLimits.close(), streamSlots.close()]).catch(() => undefined);
+    redis?.disconnect();
+    await db.close();
+    throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${refused.code ?? refused.message}): set HOST and PORT to an address this machine has and no other process uses`);
+  }
+  // Seeded once listening: a start that cannot listen leaves the database empty, for the next start to seed and show.
+  const demo = config.seedDemo && (await isDatabaseEmpty(db.prisma)) ? await createDemoData(db.prisma, hasher) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

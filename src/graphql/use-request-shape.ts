@@ -68,10 +68,13 @@ export function useRequestShape(): Plugin {
       };
     },
     // No result processor for the Accept header (a subscription asked for JSON only): Yoga's answer was a bare 406.
-    onResultProcess({ resultProcessor, setResultProcessor }) {
+    // A request refused before it ran (a HEAD from a browser: 405) keeps its own status and headers, in JSON.
+    onResultProcess({ result, resultProcessor, setResultProcessor }) {
       if (resultProcessor) return;
-      const body = JSON.stringify({ errors: [new AppError('not_acceptable').toJSON()] });
-      setResultProcessor((_result, fetchAPI) => new fetchAPI.Response(body, { status: 406, headers: { 'content-type': 'application/json; charset=utf-8' } }), 'application/json');
+      const refusal = requestRefusal(result);
+      const body = JSON.stringify({ errors: refusal ? refusal.errors : [new AppError('not_acceptable').toJSON()] });
+      const headers = { 'content-type': 'application/json; charset=utf-8', ...refusal?.headers };
+      setResultProcessor((_result, fetchAPI) => new fetchAPI.Response(body, { status: refusal?.status ?? 406, headers }), 'application/json');
     },
     onExecute() {
       return {
@@ -85,6 +88,21 @@ export function useRequestShape(): Plugin {
       };
     },
   };
+}
+
+/**
+ * A result whose error refused the whole request (`extensions.http`): its status, headers and errors as a body
+ * carries them (without `http`, as Yoga writes them), or null.
+ */
+function requestRefusal(result: unknown): { status: number; headers?: Record<string, string>; errors: unknown[] } | null {
+  const errors = (result as { errors?: readonly GraphQLError[] } | null)?.errors;
+  const http = (errors?.[0]?.extensions as { http?: { status?: number; headers?: Record<string, string> } } | undefined)?.http;
+  if (!errors || typeof http?.status !== 'number') return null;
+  const bodies = errors.map((error) => {
+    const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
+    return { ...error.toJSON(), extensions };
+  });
+  return { status: http.status, ...(http.headers && { headers: http.headers }), errors: bodies };
 }
 
 /**

@@ -21,6 +21,12 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4';
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
+ * The route label of a request refused with 503 `overloaded` before it was routed: a refusal must cost far less than
+ * serving (load-shedding.ts), so its path is never matched against the routes.
+ */
+export const SHED_ROUTE = 'shed';
+
+/**
  * The status label (and the request log line's status) of a request whose client went away before its answer
  * existed, as nginx logs it: not the service's failure, so never counted as a 5xx.
  */

@@ -53,6 +53,15 @@ export async function main(): Promise<void> {
   } else if (response.status === 200) {
     console.log('replayed', data.id);
   }
+  let etag = '"x"';
+  const listed = await client.GET('/forms', { params: { header: { 'If-None-Match': etag } } });
+  if (listed.response.status === 304) {
+    console.log('unchanged');
+  } else if (listed.data) {
+    etag = listed.response.headers.get('etag') ?? etag;
+  }
+  const catalog = await client.GET('/site-catalog', { headers: { 'X-Service-Site-Key': 'svc_site_example' } });
+  console.log(etag, catalog.data);
 }
 `;
 

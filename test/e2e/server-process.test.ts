@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,17 @@ async function expectDemoContents(baseUrl: string, apiKey: string, forms: Page<{
 describe('npm start on the embedded database', () => {
   it('creates demo data on first start, prints the credentials once, serves them, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wg-e2e-'));
+    // A first start that cannot listen (the port is taken) says so and seeds nothing: the next start still shows the keys.
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    const failed = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SECRET_KEY: '', PORT: port }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    await new Promise((resolve) => taken.close(resolve));
+    expect(failed).toContain(`widgets-gateway: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    expect(failed).not.toMatch(/\n\s+at /);
     const first = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SECRET_KEY: '' });
     const apiKey = /demo API key \(all scopes\): (svc_live_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1];
     const siteKey = /demo site key: +(svc_site_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1];

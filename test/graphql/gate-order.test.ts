@@ -1,5 +1,6 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../src/errors.js';
 import type { ImportedAccount } from '../../src/fixtures/fixture-import.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { closeHttpServer, serveOnLoopback } from '../support/http-server.js';
@@ -94,6 +95,19 @@ describe('/graphql: the gate before the document', () => {
   });
 });
 
+describe('/graphql: the database lost', () => {
+  it('answers 503 service_unavailable with Retry-After, as REST does (a 200 hid the outage from the 5xx alerts)', async () => {
+    const lost = new AppError('service_unavailable', { retryAfter: 1 }, { headers: { 'Retry-After': '1' } });
+    const sql = vi.spyOn(t.db, 'sql').mockRejectedValue(lost);
+    try {
+      const answer = await post(query('{ forms { data { id } } }'), acme.apiKeys.full!.key);
+      expect([answer.status, answer.header('retry-after'), answer.body.errors?.map((error) => error.extensions.code)]).toStrictEqual([503, '1', ['service_unavailable']]);
+    } finally {
+      sql.mockRestore();
+    }
+  });
+});
+
 describe("/graphql: a site key's fields", () => {
   it('answer an API key insufficient_scope, saying where they are served', async () => {
     for (const document of ['{ siteVerification { domain } }', '{ siteCatalog { data { id } } }']) {
@@ -112,6 +126,15 @@ describe('/graphql: media types', () => {
     const json = await post(query('subscription { events { id } }'), key, { accept: 'application/json' });
     expect([json.status, json.body.errors?.[0]?.extensions.code]).toStrictEqual([406, 'not_acceptable']);
     expect(json.header('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('answers a HEAD from a browser (Accept: text/html) 405 with Allow, as any other client, not 406', async () => {
+    for (const accept of ['text/html', 'application/json', '*/*']) {
+      const answer = await fetch(`${served.baseUrl}/graphql`, { method: 'HEAD', headers: { accept } });
+      expect([accept, answer.status, answer.headers.get('allow')]).toStrictEqual([accept, 405, 'GET, POST']);
+    }
+    const put = await fetch(`${served.baseUrl}/graphql`, { method: 'PUT', headers: { accept: 'text/html' } });
+    expect([put.status, put.headers.get('allow'), ((await put.json()) as { errors: { extensions: object }[] }).errors[0]!.extensions]).toStrictEqual([405, 'GET, POST', { code: 'method_not_allowed' }]);
   });
 });
 

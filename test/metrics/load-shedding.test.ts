@@ -48,12 +48,19 @@ const shedCount = async (): Promise<number> => {
   return Number(line?.split(' ')[1] ?? 0);
 };
 
+/** Refusals as http_requests_total counts them: under the route `shed` (never routed), not `unmatched`. */
+const shedLabelled = async (method: string): Promise<number> => {
+  const line = (await registry.metrics()).split('\n').find((candidate) => candidate.startsWith(`http_requests_total{route="shed",method="${method}",status="503"} `));
+  return Number(line?.split(' ')[1] ?? 0);
+};
+
 describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
   it('refuses past the limit at once with 503 overloaded and Retry-After, never sheds the probes or /metrics, and /readyz reports it', async () => {
     const held = [heldRequest(), heldRequest()];
     // Both are in the app, reading their bodies.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const before = await shedCount();
+    const [gets, posts] = [await shedLabelled('GET'), await shedLabelled('POST')];
     t.db.resetQueryCount();
     const refused = await t.request('GET', '/v1/forms', { key });
     expect(refused.status).toBe(503);
@@ -63,6 +70,7 @@ describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
     expect(t.db.queries).toStrictEqual([]);
     expect((await t.request('POST', '/graphql', { key, body: { query: '{ __typename }' } })).status).toBe(503);
     expect(await shedCount()).toBe(before + 2);
+    expect([await shedLabelled('GET'), await shedLabelled('POST')]).toStrictEqual([gets + 1, posts + 1]);
 
     expect((await t.request('GET', '/healthz')).status).toBe(200);
     const metrics = await t.app.fetch(new Request('http://gateway.test/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
@@ -87,6 +95,7 @@ describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
     const { server, baseUrl } = await serveOnLoopback(app);
     try {
       const before = await shedCount();
+      const gets = await shedLabelled('GET');
       const fromServer = await fetch(`${baseUrl}/v1/forms`, { headers: { authorization: `Bearer ${key}` } });
       const fromApp = await t.app.fetch(new Request('http://gateway.test/v1/forms', { headers: { authorization: `Bearer ${key}` } }));
       expect(fromServer.status).toBe(503);
@@ -96,6 +105,7 @@ describe('load shedding (MAX_CONCURRENT_REQUESTS)', () => {
       // The refusal never reached the app: no Request, no context, no gate.
       expect(entered).toStrictEqual([]);
       expect(await shedCount()).toBe(before + 2);
+      expect(await shedLabelled('GET')).toBe(gets + 2);
       // The probes pass the door.
       expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
       expect(entered).toStrictEqual(['/healthz']);

@@ -32,3 +32,27 @@ describe('DELIVERY_CONCURRENCY and DELIVERY_PER_ENDPOINT', () => {
     expect(() => loadConfig({ ...base, DELIVERY_CONCURRENCY: '10' })).toThrow(new ConfigError('DELIVERY_PER_ENDPOINT (25) must not exceed DELIVERY_CONCURRENCY (10)'));
   });
 });
+
+describe('REDIS_URL and SMTP_URL', () => {
+  it('take their own schemes with a host, and refuse anything else at start without quoting the value', () => {
+    expect(loadConfig({ ...base, REDIS_URL: 'rediss://:secret@cache.internal:6380/2', SMTP_URL: 'smtps://u:p@mail.internal:465' })).toMatchObject({
+      redisUrl: 'rediss://:secret@cache.internal:6380/2',
+      smtpUrl: 'smtps://u:p@mail.internal:465',
+    });
+    for (const value of ['garbage', 'http://127.0.0.1:6391', 'redis://127.0.0.1:notaport', 'redis://:secret@']) {
+      expect(() => loadConfig({ ...base, REDIS_URL: value }), value).toThrow(new ConfigError('REDIS_URL must be a redis:// or rediss:// URL with a host'));
+    }
+    for (const value of ['garbage', 'http://x', 'smtp://']) {
+      expect(() => loadConfig({ ...base, SMTP_URL: value }), value).toThrow(new ConfigError('SMTP_URL must be a smtp:// or smtps:// URL with a host'));
+    }
+  });
+});
+
+describe('settings whose 0 means off or none', () => {
+  it('take 0 and name the range from 0 when refusing', () => {
+    expect(loadConfig({ ...base, MAX_QUEUED_REQUESTS: '0', GRAPHQL_ANSWER_CACHE_MB: '0' })).toMatchObject({ maxQueuedRequests: 0, graphqlAnswerCacheBytes: 0 });
+    for (const name of ['MAX_QUEUED_REQUESTS', 'GRAPHQL_ANSWER_CACHE_MB']) {
+      expect(() => loadConfig({ ...base, [name]: '-1' })).toThrow(new ConfigError(`${name} must be a whole number from 0 to 999999, got "-1"`));
+    }
+  });
+});

@@ -9,7 +9,7 @@ export type ApiError = components['schemas']['Error'];
 export interface WidgetsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
     /** The service's address without `/v1`, e.g. `http://127.0.0.1:4000`. */
     baseUrl: string;
-    /** An API key (`svc_live_…`); site-key routes take `X-Service-Site-Key` in `params.header` instead. */
+    /** An API key (`svc_live_…`); a site-key route takes its key per call instead: `{ headers: { 'X-Service-Site-Key': siteKey } }`. */
     apiKey?: string | undefined;
 }
 export type WidgetsClient = Client<paths>;
