@@ -115,15 +115,16 @@ export function createMcpEndpoint(tools: Map<string, ToolRow>, runner: RowRunner
     // Protocol 2025-06-18 has no JSON-RPC batches: one message per request, so one tool call per gate pass.
     if (Array.isArray(message)) return jsonRpcError(400, ErrorCode.InvalidRequest, new AppError('validation_failed', { fields: [{ field: '(body)', message: 'one JSON-RPC message, not a batch' }] }));
 
-    const malformed = malformedToolCall(message);
-    if (malformed !== null) {
-      const error = { code: ErrorCode.InvalidParams, message: 'Invalid params: tools/call takes params.name (a string) and params.arguments (an object, optional)' };
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: malformed, error }), { status: 200, headers: { 'content-type': 'application/json', ...context.responseHeaders } });
-    }
     const plain = plainToolCall(request, message);
     if (plain && tools.has(plain.name)) {
       const result = await callTool(plain.name, plain.args, context);
       return new Response(plainAnswer(plain.id, result), { status: 200, headers: { 'content-type': 'application/json', ...context.responseHeaders } });
+    }
+    // Checked only off the plain path: a well-formed call was parsed once, there.
+    const malformed = plain ? null : malformedToolCall(message);
+    if (malformed !== null) {
+      const error = { code: ErrorCode.InvalidParams, message: 'Invalid params: tools/call takes params.name (a string) and params.arguments (an object, optional)' };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: malformed, error }), { status: 200, headers: { 'content-type': 'application/json', ...context.responseHeaders } });
     }
 
     const server = serverFor(context);
